@@ -1,0 +1,63 @@
+# Two commands for a newcomer: `make run` (the floor on embedded defaults) and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+WORKERS ?= 2
+
+.PHONY: run test lint serve install install-dev bench messages clean
+
+$(BIN)/python:
+	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Tapis needs Python 3.11 or newer"'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(VENV)/.installed $@
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+run: install
+	$(BIN)/python manage.py migrate --noinput -v0
+	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py print_urls --host $(HOST) --port $(PORT)
+	$(BIN)/daphne -b $(HOST) -p $(PORT) casino.asgi:application
+
+lint: install-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy tables/rules
+
+test: lint
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: install-dev
+	$(BIN)/python -m tables.rules bench
+
+# Production: several ASGI workers, a Celery worker and beat, against PostgreSQL and Redis.
+# Needs DATABASE_URL, REDIS_URL, DJANGO_SECRET_KEY and DJANGO_DEBUG=False in the environment.
+serve: install
+	@test -n "$$DATABASE_URL" -a -n "$$REDIS_URL" -a -n "$$DJANGO_SECRET_KEY" || \
+		{ echo "make serve needs DATABASE_URL, REDIS_URL and DJANGO_SECRET_KEY"; exit 2; }
+	DJANGO_DEBUG=False $(BIN)/python manage.py check --deploy --fail-level WARNING
+	DJANGO_DEBUG=False $(BIN)/python manage.py migrate --noinput
+	DJANGO_DEBUG=False $(BIN)/python manage.py collectstatic --noinput -v0
+	DJANGO_DEBUG=False $(BIN)/celery -A casino worker -l info --concurrency 2 & \
+	DJANGO_DEBUG=False $(BIN)/celery -A casino beat -l info --schedule $(VENV)/celerybeat-schedule & \
+	trap 'kill $$(jobs -p) 2>/dev/null' EXIT INT TERM; \
+	DJANGO_DEBUG=False $(BIN)/uvicorn casino.asgi:application --host $(HOST) --port $(PORT) \
+		--workers $(WORKERS) --proxy-headers
+
+messages: install-dev
+	for app in casino tables jackpot; do (cd $$app && ../$(BIN)/django-admin makemessages -l fr --no-obsolete); done
+	$(BIN)/python manage.py compilemessages -v0
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles

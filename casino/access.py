@@ -1,0 +1,56 @@
+"""Deny by default: every view names the roles it admits, and this is the only gate.
+
+`tests/casino/test_access.py` walks every URL pattern and fails when a view is neither
+decorated here nor listed in PUBLIC_VIEWS, then checks each role against each view.
+"""
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, JsonResponse
+from django.shortcuts import render
+
+from casino.errors import RoleRequired
+from casino.roles import has_role
+
+# Views anyone may reach: they authenticate by other means (a display token) or are the login.
+PUBLIC_VIEWS: set[str] = set()
+
+
+def public(view):
+    """Mark a view as reachable without a staff login; it must check its own credential."""
+    PUBLIC_VIEWS.add(f"{view.__module__}.{view.__qualname__}")
+    view.allowed_roles = "public"
+    return view
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/") or "application/json" in request.headers.get(
+        "Accept", ""
+    )
+
+
+def role_required(*roles: str):
+    """Admit staff holding any of `roles`; anonymous users go to the login, others get 403."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args, **kwargs):
+            user = request.user
+            if has_role(user, *roles):
+                return view(request, *args, **kwargs)
+            if _wants_json(request):
+                if not user.is_authenticated:
+                    return JsonResponse(
+                        {"error": {"code": "login_required", "message": "log in first"}}, status=401
+                    )
+                err = RoleRequired(f"this needs the {' or '.join(roles)} role")
+                return JsonResponse(err.as_json(), status=403)
+            if not user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            return render(request, "403.html", {"roles": roles}, status=403)
+
+        wrapper.allowed_roles = frozenset(str(r) for r in roles)
+        return wrapper
+
+    return decorate

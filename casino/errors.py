@@ -1,0 +1,44 @@
+"""The domain error family: every message is one a dealer or supervisor can act on.
+
+The API returns these as JSON `{"error": {"code": ..., "message": ...}}` with the stable
+`code`; views never invent their own error shapes.
+"""
+
+
+class CasinoError(Exception):
+    code = "casino_error"
+    http_status = 400
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+
+    def as_json(self) -> dict:
+        return {"error": {"code": self.code, "message": self.message}}
+
+
+class RoleRequired(CasinoError):
+    code = "role_required"
+    http_status = 403
+
+
+class PinLocked(CasinoError):
+    code = "pin_locked"
+    http_status = 403
+
+
+class PinRejected(CasinoError):
+    code = "pin_rejected"
+    http_status = 403
+
+
+class IllegalTransition(CasinoError):
+    code = "illegal_transition"
+    http_status = 409
+
+
+class NotFound(CasinoError):
+    code = "not_found"
+    http_status = 404

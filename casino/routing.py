@@ -1,0 +1,5 @@
+"""Every websocket route of the project, gathered from the apps."""
+
+from jackpot.routing import websocket_urlpatterns as jackpot_ws
+
+websocket_urlpatterns = [*jackpot_ws]

@@ -1,0 +1,255 @@
+"""The linked progressive. Money is integer cents; rates are integer parts per million.
+
+The meter is an append-only ledger (MeterEntry). The running totals on Bank are a cache of
+that ledger, written in the same transaction under the bank row's lock; the reconciliation
+task recomputes them from the ledger and raises an alert on any difference.
+"""
+
+from django.conf import settings
+from django.db import models
+
+from casino.errors import IllegalTransition
+
+PPM = 1_000_000  # rates are parts per million: 250_000 ppm = 25 %
+
+
+class Bank(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        CLOSED = "closed", "closed"
+
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=120)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.CLOSED)
+    status_reason = models.CharField(max_length=120, blank=True)
+
+    # Parameters (changed only through an approved ParameterChange).
+    wager_cents = models.PositiveIntegerField(default=100)
+    reset_cents = models.BigIntegerField()
+    increment_rate_ppm = models.PositiveIntegerField()
+    hidden_rate_ppm = models.PositiveIntegerField(default=0)
+    cap_cents = models.BigIntegerField(null=True, blank=True)
+    # Percentage tiers shown on screens: [{"level": "royal_flush", "percent": 100,
+    #  "label_fr": "Quinte flush royale", "label_en": "Royal flush"}, ...]
+    levels = models.JSONField(default=list)
+
+    # Cached running totals: always equal to the sums over the ledger (see reconciliation).
+    meter_cents = models.BigIntegerField(default=0)
+    reserve_cents = models.BigIntegerField(default=0)
+    overflow_cents = models.BigIntegerField(default=0)
+    # Sub-cent parts of contributions, in millionths of a cent, carried to the next one.
+    meter_carry_ppm = models.BigIntegerField(default=0)
+    reserve_carry_ppm = models.BigIntegerField(default=0)
+    contributions_count = models.BigIntegerField(default=0)
+    hits_count = models.BigIntegerField(default=0)
+    paid_total_cents = models.BigIntegerField(default=0)
+
+    # Every feed message carries the next value; it only grows, also across restarts.
+    feed_seq = models.BigIntegerField(default=0)
+    ledger_seq = models.BigIntegerField(default=0)
+    hit_seq = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class MeterEntry(models.Model):
+    """One line of the meter's ledger. Never updated, never deleted."""
+
+    class Kind(models.TextChoices):
+        CONTRIBUTION = "contribution", "contribution"
+        REVERSAL = "reversal", "reversal"
+        HIT = "hit", "hit"
+        RESET = "reset", "reset"
+        ADJUSTMENT = "adjustment", "adjustment"
+
+    bank = models.ForeignKey(Bank, on_delete=models.PROTECT, related_name="entries")
+    seq = models.BigIntegerField()  # position in this bank's ledger, from 1
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    created_at = models.DateTimeField()
+    gaming_date = models.DateField(null=True, blank=True)
+    shift = models.CharField(max_length=8, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # What caused it: a round's contribution key, a hit, an adjustment reason.
+    reference = models.CharField(max_length=120, blank=True)
+    wager_count = models.IntegerField(default=0)
+    wager_cents = models.BigIntegerField(default=0)
+    meter_delta_cents = models.BigIntegerField(default=0)
+    reserve_delta_cents = models.BigIntegerField(default=0)
+    overflow_delta_cents = models.BigIntegerField(default=0)
+    house_funded_cents = models.BigIntegerField(default=0)  # reset shortfall paid by the house
+    meter_carry_delta_ppm = models.BigIntegerField(default=0)
+    reserve_carry_delta_ppm = models.BigIntegerField(default=0)
+    hit = models.ForeignKey(
+        "Hit", null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
+    )
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    data = models.JSONField(default=dict, blank=True)  # reason, before/after, approvers...
+
+    class Meta:
+        ordering = ["bank", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["bank", "seq"], name="meter_entry_seq_unique"),
+        ]
+        verbose_name_plural = "meter entries"
+
+    def __str__(self) -> str:
+        return f"{self.bank.slug}#{self.seq} {self.kind} {self.meter_delta_cents:+d}"
+
+
+class Hit(models.Model):
+    class State(models.TextChoices):
+        PENDING = "pending", "pending"
+        VERIFIED = "verified", "verified"
+        PAID = "paid", "paid"
+
+    ALLOWED = {State.PENDING: {State.VERIFIED}, State.VERIFIED: {State.PAID}}
+
+    bank = models.ForeignKey(Bank, on_delete=models.PROTECT, related_name="hits")
+    order = models.BigIntegerField()  # commit order within the bank, from 1
+    table_label = models.CharField(max_length=60)
+    seat = models.PositiveSmallIntegerField()
+    level = models.CharField(max_length=32)
+    amount_cents = models.BigIntegerField()
+    meter_before_cents = models.BigIntegerField()
+    reference = models.CharField(max_length=120, blank=True)  # the round that hit
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    recorded_at = models.DateTimeField()
+    gaming_date = models.DateField(null=True, blank=True)
+    shift = models.CharField(max_length=8, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    verified_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    verified_at = models.DateTimeField(null=True, blank=True)
+    paid_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    paid_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["bank", "order"]
+        constraints = [models.UniqueConstraint(fields=["bank", "order"], name="hit_order_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.bank.slug} hit #{self.order} {self.level} {self.amount_cents}"
+
+    def transition(self, *, to: str) -> None:
+        if to not in self.ALLOWED.get(self.state, set()):
+            raise IllegalTransition(f"hit {self.pk} is {self.state}, it cannot become {to}")
+        self.state = to
+
+
+class ParameterChange(models.Model):
+    """Requested by one manager, approved by another; applied after the next top-level hit,
+    or at once while the bank is closed (NY 5321.18(b)(4), NZ 1.28.3)."""
+
+    class State(models.TextChoices):
+        REQUESTED = "requested", "requested"
+        APPROVED = "approved", "approved"  # waiting for the next top-level hit
+        APPLIED = "applied", "applied"
+        REJECTED = "rejected", "rejected"
+
+    bank = models.ForeignKey(Bank, on_delete=models.PROTECT, related_name="parameter_changes")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.REQUESTED)
+    params = models.JSONField()  # the new values, same keys as Bank's parameter fields
+    before = models.JSONField(default=dict)
+    reason = models.CharField(max_length=200)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    requested_at = models.DateTimeField()
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    approved_at = models.DateTimeField(null=True, blank=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.bank.slug} change #{self.pk} {self.state}"
+
+
+class MeterReading(models.Model):
+    class Reason(models.TextChoices):
+        PERIODIC = "periodic", "periodic"
+        SHIFT_CHANGE = "shift_change", "shift change"
+        MANUAL = "manual", "manual"
+
+    bank = models.ForeignKey(Bank, on_delete=models.PROTECT, related_name="readings")
+    taken_at = models.DateTimeField()
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    gaming_date = models.DateField(null=True, blank=True)
+    shift = models.CharField(max_length=8, blank=True)
+    ledger_seq = models.BigIntegerField()
+    meter_cents = models.BigIntegerField()
+    reserve_cents = models.BigIntegerField()
+    overflow_cents = models.BigIntegerField()
+    contributions_count = models.BigIntegerField()
+    hits_count = models.BigIntegerField()
+    paid_total_cents = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["-taken_at"]
+
+    def __str__(self) -> str:
+        return f"{self.bank.slug} reading {self.taken_at:%Y-%m-%d %H:%M} {self.meter_cents}"
+
+
+class ReconciliationAlert(models.Model):
+    bank = models.ForeignKey(Bank, on_delete=models.PROTECT, related_name="alerts")
+    detected_at = models.DateTimeField()
+    field = models.CharField(max_length=32)
+    ledger_value = models.BigIntegerField()
+    cached_value = models.BigIntegerField()
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-detected_at"]
+
+    def __str__(self) -> str:
+        return f"{self.bank.slug} {self.field}: ledger {self.ledger_value} != cached {self.cached_value}"
+
+
+class DisplayToken(models.Model):
+    """A credential for one jackpot screen. Only the SHA-256 of the token is stored."""
+
+    bank = models.ForeignKey(Bank, on_delete=models.PROTECT, related_name="display_tokens")
+    name = models.CharField(max_length=80)
+    token_hash = models.CharField(max_length=64, unique=True)
+    language = models.CharField(
+        max_length=8, default="fr", choices=[("fr", "Français"), ("en", "English")]
+    )
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    issued_at = models.DateTimeField()
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        unique_together = [("bank", "name")]
+
+    def __str__(self) -> str:
+        return f"{self.bank.slug}/{self.name}"
+
+
+class DisplayConnection(models.Model):
+    """A display connected now: created on socket connect, deleted on disconnect."""
+
+    token = models.ForeignKey(DisplayToken, on_delete=models.CASCADE, related_name="connections")
+    channel_name = models.CharField(max_length=200, unique=True)
+    connected_at = models.DateTimeField()
+    remote = models.CharField(max_length=80, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.token} since {self.connected_at:%H:%M:%S}"

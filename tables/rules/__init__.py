@@ -1,0 +1,1 @@
+"""The Ultimate Texas Hold'em rules engine: standard library only, immutable values, no I/O."""

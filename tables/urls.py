@@ -1,0 +1,8 @@
+from django.urls import path
+
+from tables import views
+
+app_name = "tables"
+urlpatterns = [
+    path("", views.table_list, name="table_list"),
+]

@@ -1,0 +1,92 @@
+"""Shared fixtures: the people of the floor, and the rules for tests that need services.
+
+Tests marked `postgres` or `redis` skip with a reason when the service is not configured,
+and fail instead when REQUIRE_SERVICES=1 (CI sets it).
+"""
+
+import os
+
+import pytest
+from django.db import connection
+
+from casino.roles import Role
+from tests.factories import PropertyFactory, make_staff
+
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+TEST_REDIS_URL = os.environ.get("REDIS_URL", "")
+
+
+def _missing(reason: str) -> None:
+    if REQUIRE_SERVICES:
+        pytest.fail(f"REQUIRE_SERVICES=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("postgres") and connection.vendor != "postgresql":
+        _missing("needs PostgreSQL: set DATABASE_URL=postgres://...")
+    if item.get_closest_marker("redis"):
+        if not TEST_REDIS_URL:
+            _missing("needs Redis: set REDIS_URL=redis://...")
+        import redis
+
+        try:
+            redis.Redis.from_url(TEST_REDIS_URL, socket_connect_timeout=2).ping()
+        except redis.RedisError as exc:
+            _missing(f"Redis at {TEST_REDIS_URL} does not answer: {exc}")
+
+
+@pytest.fixture(autouse=True)
+def _embedded_layers(request, settings):
+    """Unit tests use the in-memory channel layer and eager Celery even where REDIS_URL is set;
+    tests marked `redis` configure Redis themselves."""
+    if request.node.get_closest_marker("redis"):
+        yield
+        return
+    from casino.celery import app
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = eager
+
+
+@pytest.fixture
+def casino_property(db):
+    return PropertyFactory()
+
+
+@pytest.fixture
+def dealer(db):
+    return make_staff(Role.DEALER, username="dealer")
+
+
+@pytest.fixture
+def other_dealer(db):
+    return make_staff(Role.DEALER, username="other_dealer")
+
+
+@pytest.fixture
+def supervisor(db):
+    return make_staff(Role.SUPERVISOR, username="supervisor")
+
+
+@pytest.fixture
+def other_supervisor(db):
+    return make_staff(Role.SUPERVISOR, username="other_supervisor")
+
+
+@pytest.fixture
+def manager(db):
+    return make_staff(Role.MANAGER, username="manager")
+
+
+@pytest.fixture
+def other_manager(db):
+    return make_staff(Role.MANAGER, username="other_manager")
+
+
+@pytest.fixture
+def auditor(db):
+    return make_staff(Role.AUDITOR, username="auditor")
