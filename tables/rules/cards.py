@@ -1,0 +1,115 @@
+"""Playing cards: parsing, canonical text, the 52-card deck.
+
+A `Card` is an `int` from 0 to 51 (`rank_index * 4 + suit_index`), so it is as cheap as an int
+to store, hash and compare, and the evaluator can index its tables with it directly. Its text
+is always canonical: rank `2-9 T J Q K A` then suit `s h d c` (`As`, `Td`, `7c`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .errors import CardError
+
+RANKS = "23456789TJQKA"
+SUITS = "shdc"
+
+_RANK_RULE = "rank must be one of 2-9 T J Q K A"
+_SUIT_RULE = "suit must be one of s h d c"
+
+
+class Card(int):
+    """One card of the 52. Equal to (and hashed as) its index, so it works as a dict key."""
+
+    __slots__ = ()
+
+    def __new__(cls, index: int) -> Card:
+        if isinstance(index, Card):
+            return index
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 52:
+            raise CardError(f"{index!r} is not a card: a card index is an integer from 0 to 51")
+        return _BY_INDEX[index]
+
+    @property
+    def rank(self) -> int:
+        """2 to 14 (the ace is 14; it plays low only in the wheel A-2-3-4-5)."""
+        return int(self) // 4 + 2
+
+    @property
+    def rank_char(self) -> str:
+        return RANKS[int(self) // 4]
+
+    @property
+    def suit(self) -> str:
+        return SUITS[int(self) % 4]
+
+    def __str__(self) -> str:
+        return _TEXT[int(self)]
+
+    def __repr__(self) -> str:
+        return f"Card('{_TEXT[int(self)]}')"
+
+    def __format__(self, spec: str) -> str:
+        return format(_TEXT[int(self)], spec)
+
+
+_TEXT: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
+_BY_INDEX: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(52))
+_BY_TEXT: dict[str, Card] = {}
+for _card in _BY_INDEX:
+    _rank, _suit = _TEXT[_card][0], _TEXT[_card][1]
+    for _rank_text in (_rank, "10") if _rank == "T" else (_rank,):
+        _BY_TEXT[_rank_text + _suit] = _card
+        _BY_TEXT[_rank_text + _suit.upper()] = _card
+del _card, _rank, _suit, _rank_text
+
+#: The 52 cards, deuces first, each rank in suit order s h d c.
+DECK: tuple[Card, ...] = _BY_INDEX
+
+
+def _why_not(text: str) -> str:
+    if len(text) == 3 and text[:2] == "10":
+        return _SUIT_RULE
+    if len(text) != 2 or text == "10":
+        return 'a card is a rank then a suit, like "As" or "10h"'
+    if text[0] not in RANKS:
+        return _RANK_RULE
+    return _SUIT_RULE
+
+
+def parse_card(card: str | Card) -> Card:
+    """`"As"`, `"AS"`, `"10h"`, `"Th"` -> Card. Rank letters are upper-case; suits either case."""
+    if isinstance(card, Card):
+        return card
+    if isinstance(card, str):
+        found = _BY_TEXT.get(card)
+        if found is not None:
+            return found
+        raise CardError(f'"{card}" is not a card: {_why_not(card)}')
+    raise CardError(f'{card!r} is not a card: a card is text like "As"')
+
+
+def parse_cards(cards: Iterable[str | Card]) -> tuple[Card, ...]:
+    """Parse several cards; a card given twice is refused, naming it."""
+    if isinstance(cards, str):
+        raise CardError(f'"{cards}" is not a list of cards: give each card separately')
+    parsed = tuple(parse_card(c) for c in cards)
+    if len(set(parsed)) != len(parsed):
+        seen: dict[Card, int] = {}
+        for position, card in enumerate(parsed):
+            if card in seen:
+                raise CardError(
+                    f'"{card}" is given twice (cards {seen[card] + 1} and {position + 1})',
+                    code="duplicate_card",
+                )
+            seen[card] = position
+    return parsed
+
+
+def format_card(card: Card | int) -> str:
+    """The canonical two-character text of a card."""
+    return _TEXT[Card(card)]
+
+
+def format_cards(cards: Iterable[Card | int]) -> list[str]:
+    return [format_card(c) for c in cards]

@@ -1,0 +1,104 @@
+"""`python -m tables.rules`: settle a round from JSON (`settle FILE|-`), or run the benchmark.
+
+Exit codes: 0 when a round is settled (a void round included), 2 when the input is wrong (the
+error is one JSON object `{"error": {"code", "message"}}` on standard output, so scripts read
+one stream), 1 when the engine itself fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from .errors import InputError, RulesError
+
+EXIT_OK, EXIT_BUG, EXIT_INPUT = 0, 1, 2
+
+
+def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            # JSON would keep the last one silently: a disputed hand must not hide a second Ante.
+            raise InputError(
+                f"{json.dumps(key)} is given twice in one object", code="duplicate_key"
+            )
+        obj[key] = value
+    return obj
+
+
+def _refuse_constant(name: str) -> Any:
+    raise InputError(f"{name} is not a number: amounts are integer cents", code="malformed_json")
+
+
+def load_json(text: str) -> Any:
+    """Parse the input text; malformed JSON, NaN/Infinity and repeated keys are input errors."""
+    try:
+        return json.loads(
+            text, object_pairs_hook=_refuse_duplicate_keys, parse_constant=_refuse_constant
+        )
+    except InputError:
+        raise
+    except ValueError as error:  # JSONDecodeError, or an integer too long to convert
+        raise InputError(f"the input is not valid JSON: {error}", code="malformed_json") from None
+
+
+def _read(source: str, stdin: TextIO) -> str:
+    if source == "-":
+        return stdin.read()
+    try:
+        with open(source, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(
+            f"{source}: cannot read the file ({error})", code="unreadable_input"
+        ) from None
+
+
+def _settle(source: str, stdout: TextIO, stdin: TextIO) -> int:
+    from .settle import settle_json
+
+    try:
+        result = settle_json(load_json(_read(source, stdin)))
+    except RulesError as error:
+        json.dump({"error": {"code": error.code, "message": error.message}}, stdout)
+        stdout.write("\n")
+        return EXIT_INPUT
+    json.dump(result, stdout)
+    stdout.write("\n")
+    return EXIT_OK
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m tables.rules",
+        description="The Ultimate Texas Hold'em rules engine (standard library only).",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    settle = commands.add_parser(
+        "settle",
+        help="settle one finished round described in JSON (see spec/settle.md)",
+        description=(
+            "Settle one finished round. Prints one JSON object and exits 0 (void rounds"
+            ' included); on wrong input prints {"error": {"code", "message"}} and exits 2.'
+        ),
+    )
+    settle.add_argument("file", metavar="FILE", help="the round as JSON, or - for standard input")
+    commands.add_parser("bench", help="measure the evaluator and settlement speed", add_help=False)
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stdin: TextIO | None = None
+) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    out = sys.stdout if stdout is None else stdout
+    if args and args[0] == "bench":
+        from .bench import main as bench_main
+
+        return bench_main(args[1:])
+    parsed = _parser().parse_args(args)
+    return _settle(parsed.file, out, sys.stdin if stdin is None else stdin)
