@@ -9,9 +9,10 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from casino.errors import RoleRequired
-from casino.roles import has_role
+from casino.roles import has_role, role_list
 
 # Views anyone may reach: they authenticate by other means (a display token) or are the login.
 PUBLIC_VIEWS: set[str] = set()
@@ -41,14 +42,17 @@ def role_required(*roles: str):
                 return view(request, *args, **kwargs)
             if _wants_json(request):
                 if not user.is_authenticated:
+                    message = _("Log in first.")
                     return JsonResponse(
-                        {"error": {"code": "login_required", "message": "log in first"}}, status=401
+                        {"error": {"code": "login_required", "message": message}}, status=401
                     )
-                err = RoleRequired(f"this needs the {' or '.join(roles)} role")
+                err = RoleRequired(
+                    _("This needs the role: %(roles)s.") % {"roles": role_list(roles)}
+                )
                 return JsonResponse(err.as_json(), status=403)
             if not user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
-            return render(request, "403.html", {"roles": roles}, status=403)
+            return render(request, "403.html", {"roles": role_list(roles)}, status=403)
 
         wrapper.allowed_roles = frozenset(str(r) for r in roles)
         return wrapper

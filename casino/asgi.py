@@ -12,11 +12,24 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from casino.routing import websocket_urlpatterns  # noqa: E402
 
+
+def origin_checked_when_sent(inner):
+    """Browsers always send Origin, so checking it stops cross-site socket hijacking; signage
+    players often send none, and for them the display token is the credential. Channels'
+    AllowedHostsOriginValidator alone would refuse every socket without an Origin header."""
+    validated = AllowedHostsOriginValidator(inner)
+
+    async def app(scope, receive, send):
+        if any(name == b"origin" for name, _ in scope.get("headers", [])):
+            return await validated(scope, receive, send)
+        return await inner(scope, receive, send)
+
+    return app
+
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # Display screens are often signage players that send no Origin; the token is the
-        # credential there, so only the allowed-hosts check applies to those that do.
-        "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
+        "websocket": origin_checked_when_sent(URLRouter(websocket_urlpatterns)),
     }
 )

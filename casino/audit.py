@@ -7,6 +7,7 @@ entry that does not match.
 
 import hashlib
 import json
+import uuid
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -66,21 +67,56 @@ def audit(*, actor, code: str, subject=None, data: dict | None = None) -> AuditE
         gaming_date=gaming_date,
         shift=shift,
         prev_hash=last.hash if last else GENESIS,
-        hash=f"pending-{now.timestamp()}-{id(object())}",
+        # A unique placeholder: the digest needs the id the database is about to assign.
+        hash=f"pending-{uuid.uuid4().hex}",
     )
     entry.hash = _digest(entry)
-    AuditEntry.objects.filter(pk=entry.pk).update(hash=entry.hash)
+    AuditEntry.objects.filter(pk=entry.pk).update(_hash_write=True, hash=entry.hash)
     return entry
+
+
+class ChainBreak:
+    """The first entry of the chain that does not hold, and why."""
+
+    def __init__(self, entry: AuditEntry | None, entry_id: int, code: str, reason: str):
+        self.entry = entry
+        self.id = entry_id
+        self.pk = entry_id
+        self.code = code
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"entry #{self.id} ({self.code}): {self.reason}"
+
+
+def find_break() -> ChainBreak | None:
+    """Walk the chain; name the first entry whose hash or link is wrong, or a missing entry."""
+    previous = GENESIS
+    previous_id = 0
+    for entry in AuditEntry.objects.order_by("pk").iterator(chunk_size=2000):
+        if entry.prev_hash != previous:
+            # Ids may have gaps without tampering (a rolled-back insert burns a sequence value);
+            # a gap only matters with a broken link, and then it is the likely cause.
+            if entry.pk > previous_id + 1:
+                reason = (
+                    f"entries #{previous_id + 1} to #{entry.pk - 1} are missing "
+                    "(deleted): its previous-hash no longer matches the entry before it"
+                )
+            else:
+                reason = "its previous-hash does not match the hash of the entry before it"
+            return ChainBreak(entry, entry.pk, entry.code, reason)
+        if entry.hash != _digest(entry):
+            return ChainBreak(
+                entry, entry.pk, entry.code, "its content no longer matches its hash (edited)"
+            )
+        previous, previous_id = entry.hash, entry.pk
+    return None
 
 
 def verify_chain() -> AuditEntry | None:
     """Return the first entry whose hash or link is wrong, or None when the chain holds."""
-    previous = GENESIS
-    for entry in AuditEntry.objects.order_by("pk").iterator(chunk_size=2000):
-        if entry.prev_hash != previous or entry.hash != _digest(entry):
-            return entry
-        previous = entry.hash
-    return None
+    broken = find_break()
+    return broken.entry if broken else None
 
 
 def atomic_audit(**kwargs) -> AuditEntry:

@@ -3,6 +3,7 @@
 import datetime as dt
 
 from casino.models import Pit, Property, Shift, Staff
+from casino.permissions import sync_role_permissions
 from casino.roles import Role
 from casino.staffing import staff_create
 
@@ -16,6 +17,8 @@ DEMO_STAFF = [
     ("directrice", [Role.MANAGER], "3002", "5555", "Léa", "Directrice"),
     ("auditeur", [Role.AUDITOR], "4001", "6666", "Aude", "Auditrice"),
 ]
+# Jules works in English: the demo shows a page following its reader's language.
+DEMO_LANGUAGES = {"croupier2": "en"}
 
 
 def load() -> tuple[Property, Pit]:
@@ -41,5 +44,7 @@ def load() -> tuple[Property, Pit]:
                 employee_number=number,
                 first_name=first,
                 last_name=last,
+                language=DEMO_LANGUAGES.get(username, ""),
             )
+    sync_role_permissions()
     return prop, pit

@@ -1,20 +1,33 @@
+from django.conf import settings
 from django.utils import translation
+
+from casino.money import reset_request_currency
+
+SUPPORTED = {"fr", "en"}
+
+
+def device_language(request) -> str:
+    value = request.COOKIES.get(settings.DEVICE_LANGUAGE_COOKIE, "")
+    return value if value in SUPPORTED else ""
 
 
 class StaffLanguageMiddleware:
-    """A logged-in staff member's language wins over the browser's; a tablet may pin its own
-    with the `tapis_device_language` cookie (the tablet belongs to the table, not the person)."""
+    """Which language a page speaks: the tablet's own (cookie `tapis_device_language`, since a
+    tablet belongs to the table, not the person), else the staff member's, else what
+    LocaleMiddleware chose (the `django_language` cookie, then the browser)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        device = request.COOKIES.get("tapis_device_language")
+        reset_request_currency()
         user = getattr(request, "user", None)
-        language = device or (
-            getattr(user, "language", "") if user and user.is_authenticated else ""
+        language = device_language(request) or (
+            getattr(user, "language", "") if user is not None and user.is_authenticated else ""
         )
-        if language in {"fr", "en"}:
+        if language in SUPPORTED:
             translation.activate(language)
             request.LANGUAGE_CODE = language
-        return self.get_response(request)
+        response = self.get_response(request)
+        response.headers.setdefault("Content-Language", translation.get_language())
+        return response

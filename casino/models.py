@@ -1,26 +1,44 @@
 import datetime as dt
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, available_timezones
 
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from casino.roles import Role
+
+LANGUAGE_CHOICES = [("fr", "Français"), ("en", "English")]
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in available_timezones():
+        raise ValidationError(_("%(zone)s is not a known time zone."), params={"zone": value})
 
 
 class Property(models.Model):
     """The casino. One gaming day common to the whole property (31 CFR 1021.100)."""
 
-    name = models.CharField(max_length=120)
-    time_zone = models.CharField(max_length=64, default="Europe/Paris")
-    gaming_day_start_hour = models.PositiveSmallIntegerField(default=6)
-    currency = models.CharField(max_length=3, default="EUR")
-    language = models.CharField(
-        max_length=8, default="fr", choices=[("fr", "Français"), ("en", "English")]
+    name = models.CharField(_("name"), max_length=120)
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, default="Europe/Paris", validators=[validate_time_zone]
     )
+    gaming_day_start_hour = models.PositiveSmallIntegerField(
+        _("gaming day start hour"), default=6, validators=[MaxValueValidator(23)]
+    )
+    currency = models.CharField(
+        _("currency"),
+        max_length=3,
+        default="EUR",
+        validators=[RegexValidator(r"^[A-Z]{3}$", _("Use an ISO 4217 code such as EUR."))],
+    )
+    language = models.CharField(_("language"), max_length=8, default="fr", choices=LANGUAGE_CHOICES)
 
     class Meta:
-        verbose_name_plural = "properties"
+        verbose_name = _("property")
+        verbose_name_plural = _("properties")
 
     def __str__(self) -> str:
         return self.name
@@ -33,19 +51,51 @@ class Property(models.Model):
         return (at or timezone.now()).astimezone(self.zone)
 
     def gaming_date(self, at: dt.datetime | None = None) -> dt.date:
-        # Wall-clock arithmetic in the property's zone, so a DST change never moves the boundary.
+        # Compare the local wall-clock hour, never add a fixed offset to UTC: a DST change then
+        # never moves the boundary, and an instant always has exactly one local time (a local
+        # hour that does not exist or happens twice only exists on the way in, never out).
         local = self.local(at)
         if local.hour < self.gaming_day_start_hour:
             return local.date() - dt.timedelta(days=1)
         return local.date()
 
+    def gaming_day_start(self, gaming_date: dt.date) -> dt.datetime:
+        """The first instant (UTC) of `gaming_date`, even when its local start hour happens
+        twice (fall back: the first time counts) or not at all (spring forward: the jump)."""
+        wall = dt.datetime.combine(gaming_date, dt.time(self.gaming_day_start_hour))
+        first, second = sorted(
+            wall.replace(tzinfo=self.zone, fold=fold).astimezone(dt.UTC) for fold in (0, 1)
+        )
+        if self.gaming_date(first) == gaming_date:
+            return first
+        # The start hour fell in a gap: the day starts when the clock jumps over it.
+        low, high = first, second
+        while high - low > dt.timedelta(seconds=1):
+            middle = low + (high - low) / 2
+            if self.gaming_date(middle) == gaming_date:
+                high = middle
+            else:
+                low = middle
+        return high.replace(microsecond=0)
+
+    def gaming_day_bounds(self, gaming_date: dt.date) -> tuple[dt.datetime, dt.datetime]:
+        """[start, end) in UTC: 23 or 25 hours long on DST days, 24 otherwise."""
+        return (
+            self.gaming_day_start(gaming_date),
+            self.gaming_day_start(gaming_date + dt.timedelta(days=1)),
+        )
+
 
 class Pit(models.Model):
-    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="pits")
-    name = models.CharField(max_length=80)
+    property = models.ForeignKey(
+        Property, on_delete=models.PROTECT, related_name="pits", verbose_name=_("property")
+    )
+    name = models.CharField(_("name"), max_length=80)
 
     class Meta:
         unique_together = [("property", "name")]
+        verbose_name = _("pit")
+        verbose_name_plural = _("pits")
 
     def __str__(self) -> str:
         return self.name
@@ -55,17 +105,21 @@ class Shift(models.Model):
     """A shift starts at a local wall-clock time and lasts until the next shift starts."""
 
     class Code(models.TextChoices):
-        DAY = "day", "day"
-        SWING = "swing", "swing"
-        GRAVE = "grave", "grave"
+        DAY = "day", _("day")
+        SWING = "swing", _("swing")
+        GRAVE = "grave", _("grave")
 
-    property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="shifts")
-    code = models.CharField(max_length=8, choices=Code.choices)
-    starts_at = models.TimeField()
+    property = models.ForeignKey(
+        Property, on_delete=models.CASCADE, related_name="shifts", verbose_name=_("property")
+    )
+    code = models.CharField(_("shift"), max_length=8, choices=Code.choices)
+    starts_at = models.TimeField(_("starts at"))
 
     class Meta:
         unique_together = [("property", "code")]
         ordering = ["starts_at"]
+        verbose_name = _("shift")
+        verbose_name_plural = _("shifts")
 
     def __str__(self) -> str:
         return f"{self.code} ({self.starts_at:%H:%M})"
@@ -74,44 +128,89 @@ class Shift(models.Model):
 class Staff(AbstractUser):
     """A person on the floor; roles are groups (see casino.roles.Role)."""
 
-    employee_number = models.CharField(max_length=16, unique=True, null=True, blank=True)
-    pin_hash = models.CharField(max_length=128, blank=True)
-    language = models.CharField(
-        max_length=8, blank=True, choices=[("fr", "Français"), ("en", "English")]
+    employee_number = models.CharField(
+        _("employee number"), max_length=16, unique=True, null=True, blank=True
     )
-    failed_pin_attempts = models.PositiveSmallIntegerField(default=0)
-    pin_locked_until = models.DateTimeField(null=True, blank=True)
+    pin_hash = models.CharField(_("PIN (hashed)"), max_length=128, blank=True)
+    language = models.CharField(_("language"), max_length=8, blank=True, choices=LANGUAGE_CHOICES)
+    failed_pin_attempts = models.PositiveSmallIntegerField(_("wrong PINs in a row"), default=0)
+    pin_locked_until = models.DateTimeField(_("PIN locked until"), null=True, blank=True)
 
     class Meta:
-        verbose_name = "staff member"
-        verbose_name_plural = "staff"
+        verbose_name = _("staff member")
+        verbose_name_plural = _("staff")
 
     def __str__(self) -> str:
         return self.get_full_name() or self.username
+
+    def pin_locked(self, at: dt.datetime | None = None) -> bool:
+        return self.pin_locked_until is not None and self.pin_locked_until > (at or timezone.now())
+
+
+class AuditLogIsAppendOnly(Exception):
+    """Raised when code tries to rewrite or erase history through the ORM."""
+
+
+class AuditEntryQuerySet(models.QuerySet):
+    # The only UPDATE allowed is the one audit() makes to fill in the hash of the row it has
+    # just inserted (its id is needed in the digest); it passes _hash_write=True.
+    def update(self, _hash_write: bool = False, **kwargs):
+        if not _hash_write or set(kwargs) != {"hash"}:
+            raise AuditLogIsAppendOnly("the audit log is append-only: entries cannot be changed")
+        return super().update(**kwargs)
+
+    def delete(self):
+        raise AuditLogIsAppendOnly("the audit log is append-only: entries cannot be deleted")
+
+    def bulk_create(self, objs, *args, **kwargs):
+        raise AuditLogIsAppendOnly("audit entries are written one by one by casino.audit.audit()")
+
+    def bulk_update(self, objs, fields, batch_size=None):
+        raise AuditLogIsAppendOnly("the audit log is append-only: entries cannot be changed")
+
+    def update_or_create(self, *args, **kwargs):
+        raise AuditLogIsAppendOnly("the audit log is append-only: entries cannot be changed")
 
 
 class AuditEntry(models.Model):
     """Append-only; each entry carries the hash of the previous one (see casino.audit)."""
 
-    created_at = models.DateTimeField()
+    created_at = models.DateTimeField(_("time"))
     actor = models.ForeignKey(
-        Staff, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        "casino.Staff",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("actor"),
     )
-    code = models.CharField(max_length=64, db_index=True)
-    subject_type = models.CharField(max_length=64, blank=True)
-    subject_id = models.CharField(max_length=64, blank=True)
-    data = models.JSONField(default=dict, blank=True)
-    gaming_date = models.DateField(null=True, blank=True)
-    shift = models.CharField(max_length=8, blank=True)
-    prev_hash = models.CharField(max_length=64)
-    hash = models.CharField(max_length=64, unique=True)
+    code = models.CharField(_("code"), max_length=64, db_index=True)
+    subject_type = models.CharField(_("subject type"), max_length=64, blank=True)
+    subject_id = models.CharField(_("subject id"), max_length=64, blank=True)
+    data = models.JSONField(_("data"), default=dict, blank=True)
+    gaming_date = models.DateField(_("gaming date"), null=True, blank=True)
+    shift = models.CharField(_("shift"), max_length=8, blank=True)
+    prev_hash = models.CharField(_("previous hash"), max_length=64)
+    hash = models.CharField(_("hash"), max_length=64, unique=True)
+
+    objects = AuditEntryQuerySet.as_manager()
 
     class Meta:
         ordering = ["id"]
-        verbose_name_plural = "audit entries"
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.code}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None or kwargs.get("force_update"):
+            raise AuditLogIsAppendOnly("the audit log is append-only: entries cannot be changed")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AuditLogIsAppendOnly("the audit log is append-only: entries cannot be deleted")
 
 
 __all__ = ["Property", "Pit", "Shift", "Staff", "AuditEntry", "Role"]

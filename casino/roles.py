@@ -1,15 +1,17 @@
 """Roles are Django groups; a staff member may hold several (a supervisor can deal)."""
 
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from casino.errors import RoleRequired
 
 
 class Role(models.TextChoices):
-    DEALER = "dealer", "dealer"
-    SUPERVISOR = "supervisor", "supervisor"
-    MANAGER = "manager", "manager"
-    AUDITOR = "auditor", "auditor"
+    DEALER = "dealer", _("dealer")
+    SUPERVISOR = "supervisor", _("supervisor")
+    MANAGER = "manager", _("manager")
+    AUDITOR = "auditor", _("auditor")
 
 
 def role_names(staff) -> set[str]:
@@ -29,5 +31,10 @@ def has_role(staff, *roles: str) -> bool:
 
 def require_role(staff, *roles: str) -> None:
     if not has_role(staff, *roles):
-        wanted = " or ".join(str(r) for r in roles)
-        raise RoleRequired(f"this action needs the {wanted} role")
+        raise RoleRequired(gettext("This needs the role: %(roles)s.") % {"roles": role_list(roles)})
+
+
+def role_list(roles) -> str:
+    """'supervisor or manager', in the current language."""
+    names = [str(Role(str(r)).label) for r in roles]
+    return gettext(" or ").join(names) if names else ""

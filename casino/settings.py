@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -29,11 +30,14 @@ if not SECRET_KEY:
     # Only for the embedded development profile; production refuses to start without a key.
     SECRET_KEY = "django-insecure-tapis-development-only-key-not-for-production-use-0123456789"
 
-ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h] or (
-    ["127.0.0.1", "localhost", "testserver"] if DEBUG else []
-)
+ALLOWED_HOSTS = [
+    h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h.strip()
+] or (["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
+if not ALLOWED_HOSTS:
+    # Without it every request would be refused with a 400: say so at start instead.
+    raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS is required when DJANGO_DEBUG=False")
 CSRF_TRUSTED_ORIGINS = [
-    o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o
+    o.strip() for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
 
 INSTALLED_APPS = [
@@ -78,6 +82,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "casino.context_processors.floor",
             ],
         },
     },
@@ -101,6 +106,11 @@ LOGIN_URL = "casino:login"
 LOGIN_REDIRECT_URL = "tables:table_list"
 LOGOUT_REDIRECT_URL = "casino:login"
 
+# Three wrong PINs lock a PIN for this long, unless a supervisor unlocks it first.
+PIN_LOCKOUT_MINUTES = int(os.environ.get("PIN_LOCKOUT_MINUTES", "15"))
+# The cookie a tablet keeps its own language in (it belongs to the table, not the person).
+DEVICE_LANGUAGE_COOKIE = "tapis_device_language"
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -110,7 +120,8 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", "Français"), ("en", "English")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# casino/locale also holds the strings of the root templates/ (the top level is fixed).
+LOCALE_PATHS = [BASE_DIR / "casino" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -144,7 +155,27 @@ else:
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict = {}  # filled by the apps (see jackpot.tasks)
+# Opt-in: progressive contributions commit without waiting for the WAL flush (PostgreSQL
+# synchronous_commit=off for those transactions). Faster, but a crash may lose the last
+# fraction of a second of committed rounds; see the README before turning it on.
+JACKPOT_ASYNC_COMMIT = env_bool("JACKPOT_ASYNC_COMMIT", False)
+
+# The progressive's meter readings (every 15 minutes, and within a minute of each shift
+# change) and its reconciliation of the cached meters against the ledger (see jackpot.tasks).
+CELERY_BEAT_SCHEDULE: dict = {
+    "jackpot-meter-readings": {
+        "task": "jackpot.tasks.meter_readings_periodic",
+        "schedule": crontab(minute="*/15"),
+    },
+    "jackpot-shift-change-readings": {
+        "task": "jackpot.tasks.meter_readings_shift_change",
+        "schedule": crontab(minute="*"),
+    },
+    "jackpot-reconciliation": {
+        "task": "jackpot.tasks.reconcile_banks",
+        "schedule": crontab(minute="*/15"),
+    },
+}
 
 LOGGING = {
     "version": 1,
@@ -157,6 +188,10 @@ LOGGING = {
 # Production hardening: every flag `manage.py check --deploy` asks for.
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    if not SECURE_SSL_REDIRECT:
+        # Only for a TLS-terminating reverse proxy that redirects HTTP to HTTPS itself (it
+        # must then send X-Forwarded-Proto); the deployment check cannot see the proxy.
+        SILENCED_SYSTEM_CHECKS = ["security.W008"]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

@@ -2,7 +2,9 @@
 
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group
+from django.db import transaction
 
+from casino.audit import audit
 from casino.models import Staff
 from casino.roles import Role
 
@@ -21,7 +23,9 @@ def staff_create(
     first_name: str = "",
     last_name: str = "",
     language: str = "",
+    actor: Staff | None = None,
 ) -> Staff:
+    """Create a staff member; with `actor` (a person, not the demo or a test) it is audited."""
     groups = ensure_role_groups()
     staff = Staff(
         username=username,
@@ -35,6 +39,14 @@ def staff_create(
         staff.set_password(password)
     else:
         staff.set_unusable_password()
-    staff.save()
-    staff.groups.set([groups[str(r)] for r in roles])
+    with transaction.atomic():
+        staff.save()
+        staff.groups.set([groups[str(r)] for r in roles])
+        if actor is not None:
+            audit(
+                actor=actor,
+                code="casino.staff.created",
+                subject=staff,
+                data={"username": username, "roles": sorted(str(r) for r in roles)},
+            )
     return staff

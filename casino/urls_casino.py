@@ -5,5 +5,9 @@ from casino import views
 app_name = "casino"
 urlpatterns = [
     path("login/", views.login_view, name="login"),
+    path("login/pin/", views.pin_login_view, name="pin_login"),
     path("logout/", views.logout_view, name="logout"),
+    path("language/device/", views.device_language_view, name="device_language"),
+    path("language/mine/", views.my_language_view, name="my_language"),
+    path("staff/locked-pins/", views.locked_pins_view, name="locked_pins"),
 ]

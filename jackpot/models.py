@@ -7,30 +7,73 @@ task recomputes them from the ledger and raises an alert on any difference.
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from casino.errors import IllegalTransition
 
 PPM = 1_000_000  # rates are parts per million: 250_000 ppm = 25 %
 
+# The parameter fields of a bank; changed only through an approved ParameterChange.
+PARAMETER_FIELDS = (
+    "wager_cents",
+    "reset_cents",
+    "increment_rate_ppm",
+    "hidden_rate_ppm",
+    "cap_cents",
+    "levels",
+)
+
+
+class AppendOnly(Exception):
+    """Raised on any attempt to change or remove a ledger row through the ORM."""
+
+
+class AppendOnlyQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise AppendOnly(f"{self.model.__name__} is append-only: add a compensating entry")
+
+    def delete(self):
+        raise AppendOnly(f"{self.model.__name__} is append-only: add a compensating entry")
+
+    # bulk_update goes through update(); bulk_create stays allowed (it only appends).
+
+
+class AppendOnlyModel(models.Model):
+    """A row is written once. Corrections are new rows (a reversal, an adjustment); on
+    PostgreSQL a trigger refuses UPDATE and DELETE too (migration 0002)."""
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnly(f"{type(self).__name__} #{self.pk} is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnly(f"{type(self).__name__} #{self.pk} is append-only")
+
 
 class Bank(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "open"
-        CLOSED = "closed", "closed"
+        OPEN = "open", _("open")
+        CLOSED = "closed", _("closed")
 
     slug = models.SlugField(unique=True)
     name = models.CharField(max_length=120)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.CLOSED)
     status_reason = models.CharField(max_length=120, blank=True)
 
-    # Parameters (changed only through an approved ParameterChange).
-    wager_cents = models.PositiveIntegerField(default=100)
+    # Parameters (changed only through an approved ParameterChange; see PARAMETER_FIELDS).
+    wager_cents = models.PositiveIntegerField(default=100)  # the progressive wager, exactly
     reset_cents = models.BigIntegerField()
     increment_rate_ppm = models.PositiveIntegerField()
     hidden_rate_ppm = models.PositiveIntegerField(default=0)
     cap_cents = models.BigIntegerField(null=True, blank=True)
     # Percentage tiers shown on screens: [{"level": "royal_flush", "percent": 100,
-    #  "label_fr": "Quinte flush royale", "label_en": "Royal flush"}, ...]
+    #  "label_fr": "Quinte flush royale", "label_en": "Royal flush"}, ...], highest first.
     levels = models.JSONField(default=list)
 
     # Cached running totals: always equal to the sums over the ledger (see reconciliation).
@@ -38,11 +81,15 @@ class Bank(models.Model):
     reserve_cents = models.BigIntegerField(default=0)
     overflow_cents = models.BigIntegerField(default=0)
     # Sub-cent parts of contributions, in millionths of a cent, carried to the next one.
+    # A reversal that is not the latest contribution may leave a carry below zero: the sum
+    # cents * PPM + carry stays exact, which is what must never drift.
     meter_carry_ppm = models.BigIntegerField(default=0)
     reserve_carry_ppm = models.BigIntegerField(default=0)
-    contributions_count = models.BigIntegerField(default=0)
+    contributions_count = models.BigIntegerField(default=0)  # wagers in ("progressive in")
+    wagered_cents = models.BigIntegerField(default=0)  # their total
     hits_count = models.BigIntegerField(default=0)
-    paid_total_cents = models.BigIntegerField(default=0)
+    paid_total_cents = models.BigIntegerField(default=0)  # total awarded by recorded hits
+    house_funded_cents = models.BigIntegerField(default=0)  # seeds the reserve could not cover
 
     # Every feed message carries the next value; it only grows, also across restarts.
     feed_seq = models.BigIntegerField(default=0)
@@ -52,16 +99,31 @@ class Bank(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def parameters(self) -> dict:
+        return {name: getattr(self, name) for name in PARAMETER_FIELDS}
 
-class MeterEntry(models.Model):
+    def top_level(self) -> str | None:
+        for tier in self.levels:
+            if tier.get("percent") == 100:
+                return tier.get("level")
+        return None
+
+    def tier(self, level: str) -> dict | None:
+        for tier in self.levels:
+            if tier.get("level") == level:
+                return tier
+        return None
+
+
+class MeterEntry(AppendOnlyModel):
     """One line of the meter's ledger. Never updated, never deleted."""
 
     class Kind(models.TextChoices):
-        CONTRIBUTION = "contribution", "contribution"
-        REVERSAL = "reversal", "reversal"
-        HIT = "hit", "hit"
-        RESET = "reset", "reset"
-        ADJUSTMENT = "adjustment", "adjustment"
+        CONTRIBUTION = "contribution", _("contribution")
+        REVERSAL = "reversal", _("reversal")
+        HIT = "hit", _("hit")
+        RESET = "reset", _("reset")
+        ADJUSTMENT = "adjustment", _("adjustment")
 
     bank = models.ForeignKey(Bank, on_delete=models.PROTECT, related_name="entries")
     seq = models.BigIntegerField()  # position in this bank's ledger, from 1
@@ -82,6 +144,10 @@ class MeterEntry(models.Model):
     house_funded_cents = models.BigIntegerField(default=0)  # reset shortfall paid by the house
     meter_carry_delta_ppm = models.BigIntegerField(default=0)
     reserve_carry_delta_ppm = models.BigIntegerField(default=0)
+    # Balances after this entry, so any line of the ledger reads on its own (before/after).
+    meter_after_cents = models.BigIntegerField(default=0)
+    reserve_after_cents = models.BigIntegerField(default=0)
+    overflow_after_cents = models.BigIntegerField(default=0)
     hit = models.ForeignKey(
         "Hit", null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
     )
@@ -94,6 +160,12 @@ class MeterEntry(models.Model):
         ordering = ["bank", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["bank", "seq"], name="meter_entry_seq_unique"),
+            # A retried round never counts twice, even if a caller skips the service's check.
+            models.UniqueConstraint(
+                fields=["bank", "reference"],
+                condition=models.Q(kind="contribution") & ~models.Q(reference=""),
+                name="meter_entry_contribution_reference_unique",
+            ),
         ]
         verbose_name_plural = "meter entries"
 
@@ -103,9 +175,9 @@ class MeterEntry(models.Model):
 
 class Hit(models.Model):
     class State(models.TextChoices):
-        PENDING = "pending", "pending"
-        VERIFIED = "verified", "verified"
-        PAID = "paid", "paid"
+        PENDING = "pending", _("pending")
+        VERIFIED = "verified", _("verified")
+        PAID = "paid", _("paid")
 
     ALLOWED = {State.PENDING: {State.VERIFIED}, State.VERIFIED: {State.PAID}}
 
@@ -114,8 +186,10 @@ class Hit(models.Model):
     table_label = models.CharField(max_length=60)
     seat = models.PositiveSmallIntegerField()
     level = models.CharField(max_length=32)
+    percent = models.PositiveSmallIntegerField(default=100)  # the tier's share when it hit
     amount_cents = models.BigIntegerField()
     meter_before_cents = models.BigIntegerField()
+    meter_after_cents = models.BigIntegerField(default=0)  # after the hit and any reset
     reference = models.CharField(max_length=120, blank=True)  # the round that hit
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
     recorded_at = models.DateTimeField()
@@ -135,7 +209,15 @@ class Hit(models.Model):
 
     class Meta:
         ordering = ["bank", "order"]
-        constraints = [models.UniqueConstraint(fields=["bank", "order"], name="hit_order_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["bank", "order"], name="hit_order_unique"),
+            # A retried call for the same round, seat and level records the hit once.
+            models.UniqueConstraint(
+                fields=["bank", "reference", "seat", "level"],
+                condition=~models.Q(reference=""),
+                name="hit_round_seat_level_unique",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.bank.slug} hit #{self.order} {self.level} {self.amount_cents}"
@@ -151,15 +233,15 @@ class ParameterChange(models.Model):
     or at once while the bank is closed (NY 5321.18(b)(4), NZ 1.28.3)."""
 
     class State(models.TextChoices):
-        REQUESTED = "requested", "requested"
-        APPROVED = "approved", "approved"  # waiting for the next top-level hit
-        APPLIED = "applied", "applied"
-        REJECTED = "rejected", "rejected"
+        REQUESTED = "requested", _("requested")
+        APPROVED = "approved", _("approved")  # waiting for the next top-level hit
+        APPLIED = "applied", _("applied")
+        REJECTED = "rejected", _("rejected")
 
     bank = models.ForeignKey(Bank, on_delete=models.PROTECT, related_name="parameter_changes")
     state = models.CharField(max_length=10, choices=State.choices, default=State.REQUESTED)
-    params = models.JSONField()  # the new values, same keys as Bank's parameter fields
-    before = models.JSONField(default=dict)
+    params = models.JSONField()  # the full new parameter set (PARAMETER_FIELDS)
+    before = models.JSONField(default=dict)  # the set in force when requested, then when applied
     reason = models.CharField(max_length=200)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
@@ -169,23 +251,37 @@ class ParameterChange(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     approved_at = models.DateTimeField(null=True, blank=True)
+    rejected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    rejected_at = models.DateTimeField(null=True, blank=True)
+    reject_reason = models.CharField(max_length=200, blank=True)
     applied_at = models.DateTimeField(null=True, blank=True)
+    applied_after_hit = models.ForeignKey(
+        Hit, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-requested_at"]
 
     def __str__(self) -> str:
         return f"{self.bank.slug} change #{self.pk} {self.state}"
 
 
-class MeterReading(models.Model):
+class MeterReading(AppendOnlyModel):
     class Reason(models.TextChoices):
-        PERIODIC = "periodic", "periodic"
-        SHIFT_CHANGE = "shift_change", "shift change"
-        MANUAL = "manual", "manual"
+        PERIODIC = "periodic", _("periodic")
+        SHIFT_CHANGE = "shift_change", _("shift change")
+        MANUAL = "manual", _("manual")
 
     bank = models.ForeignKey(Bank, on_delete=models.PROTECT, related_name="readings")
     taken_at = models.DateTimeField()
     reason = models.CharField(max_length=16, choices=Reason.choices)
     gaming_date = models.DateField(null=True, blank=True)
     shift = models.CharField(max_length=8, blank=True)
+    taken_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     ledger_seq = models.BigIntegerField()
     meter_cents = models.BigIntegerField()
     reserve_cents = models.BigIntegerField()
@@ -195,7 +291,7 @@ class MeterReading(models.Model):
     paid_total_cents = models.BigIntegerField()
 
     class Meta:
-        ordering = ["-taken_at"]
+        ordering = ["-taken_at", "-pk"]
 
     def __str__(self) -> str:
         return f"{self.bank.slug} reading {self.taken_at:%Y-%m-%d %H:%M} {self.meter_cents}"
@@ -208,6 +304,9 @@ class ReconciliationAlert(models.Model):
     ledger_value = models.BigIntegerField()
     cached_value = models.BigIntegerField()
     resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     note = models.CharField(max_length=200, blank=True)
 
     class Meta:

@@ -13,6 +13,10 @@ from casino.roles import Role
 from tests.factories import PropertyFactory, make_staff
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+# Helpers running the suite side by side on one PostgreSQL name their own test database:
+# pytest-django suffixes the test database name with TOX_PARALLEL_ENV.
+if os.environ.get("PYTEST_XDIST_WORKER") and not os.environ.get("TOX_PARALLEL_ENV"):
+    os.environ["TOX_PARALLEL_ENV"] = os.environ["PYTEST_XDIST_WORKER"]
 TEST_REDIS_URL = os.environ.get("REDIS_URL", "")
 
 
@@ -90,3 +94,10 @@ def other_manager(db):
 @pytest.fixture
 def auditor(db):
     return make_staff(Role.AUDITOR, username="auditor")
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings):
+    """PINs and passwords are hashed on every make_staff; the production hasher (PBKDF2, on
+    purpose slow) would dominate the run. tests/casino checks production hashing separately."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

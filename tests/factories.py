@@ -11,6 +11,7 @@ from casino.staffing import staff_create
 class PropertyFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Property
+        skip_postgeneration_save = True
 
     name = "Casino de démonstration"
     time_zone = "Europe/Paris"

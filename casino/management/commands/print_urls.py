@@ -18,6 +18,8 @@ class Command(BaseCommand):
             "",
             "Tapis is starting.",
             f"  Floor (tables):   {base}/",
+            f"  Tablet login:     {base}/login/pin/",
+            f"  Locked PINs:      {base}/staff/locked-pins/",
             f"  Admin:            {base}/admin/",
         ]
         lines += [f"  {label:<17} {base}{path}" for label, path in jackpot_demo.demo_urls()]

@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class CasinoConfig(AppConfig):
+    name = "casino"
+    verbose_name = _("Casino")
+
+    def ready(self):
+        from casino import signals
+
+        signals.connect()

@@ -1,0 +1,59 @@
+"""Money is integer cents everywhere; this is the one place that turns it into text.
+
+Pure Python, no locale database: the property's two languages are all the floor needs.
+French groups thousands with a narrow no-break space (U+202F) and puts the symbol after,
+English puts it before ("1 234,50 €" / "€1,234.50").
+"""
+
+from contextvars import ContextVar
+
+from django.utils import translation
+
+NARROW_NBSP = "\u202f"
+NBSP = "\u00a0"
+SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£", "CHF": "CHF", "CAD": "$", "MAD": "MAD"}
+
+# The current property's currency, cached for one request (the middleware resets it).
+_request_currency: ContextVar[str | None] = ContextVar("tapis_currency", default=None)
+
+
+def reset_request_currency() -> None:
+    _request_currency.set(None)
+
+
+def property_currency() -> str:
+    cached = _request_currency.get()
+    if cached:
+        return cached
+    from casino.clock import current_property
+
+    prop = current_property()
+    currency = prop.currency if prop else "EUR"
+    _request_currency.set(currency)
+    return currency
+
+
+def _group(digits: str, separator: str) -> str:
+    head = len(digits) % 3 or 3
+    parts = [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
+    return separator.join(parts)
+
+
+def format_money(cents: int, currency: str, language: str) -> str:
+    if isinstance(cents, bool) or not isinstance(cents, int):
+        raise TypeError(f"money is integer cents, not {type(cents).__name__}")
+    sign = "-" if cents < 0 else ""
+    units, rest = divmod(abs(cents), 100)
+    symbol = SYMBOLS.get(currency, currency)
+    if language.startswith("fr"):
+        number = f"{_group(str(units), NARROW_NBSP)},{rest:02d}"
+        return f"{sign}{number}{NBSP}{symbol}"
+    number = f"{_group(str(units), ',')}.{rest:02d}"
+    if len(symbol) > 1:  # a code rather than a sign reads "CHF 1,234.50"
+        return f"{sign}{symbol}{NBSP}{number}"
+    return f"{sign}{symbol}{number}"
+
+
+def money(cents: int, currency: str | None = None) -> str:
+    """`cents` in the current language and the property's (or the given) currency."""
+    return format_money(cents, currency or property_currency(), translation.get_language() or "fr")

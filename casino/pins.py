@@ -1,0 +1,165 @@
+"""PINs: quick tablet login and supervisor approval, with lockout (regulatory 5.1).
+
+Three wrong PINs in a row lock the PIN until a supervisor unlocks it or PIN_LOCKOUT_MINUTES
+pass. Every failure, lock, refusal, unlock and approval is in the audit log.
+
+Call `pin_verify` BEFORE opening your own transaction: a wrong PIN is committed (counted and
+audited) before the error is raised, which an outer transaction would roll back.
+"""
+
+import datetime as dt
+
+from django.conf import settings
+from django.contrib.auth import login
+from django.contrib.auth.hashers import check_password, make_password
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from casino.audit import audit
+from casino.errors import CasinoError, NotFound, PinLocked, PinRejected, RoleRequired
+from casino.models import Staff
+from casino.roles import Role, has_role, require_role
+
+MAX_WRONG_PINS = 3
+PIN_LENGTHS = range(4, 9)
+
+
+def lockout_minutes() -> int:
+    return int(getattr(settings, "PIN_LOCKOUT_MINUTES", 15))
+
+
+def _locked_message(staff: Staff) -> str:
+    until = timezone.localtime(staff.pin_locked_until).strftime("%H:%M")
+    return _("This PIN is locked until %(until)s. Ask a supervisor to unlock it.") % {
+        "until": until
+    }
+
+
+def pin_verify(*, employee_number: str, pin: str, role: str | None = None) -> Staff:
+    """The staff member whose PIN this is; with `role`, an approval by someone holding it.
+
+    Raises PinRejected (unknown number or wrong PIN), PinLocked, or RoleRequired.
+    """
+    now = timezone.now()
+    failure: CasinoError | None = None
+    with transaction.atomic():
+        staff = (
+            Staff.objects.select_for_update()
+            .filter(employee_number=str(employee_number).strip(), is_active=True)
+            .first()
+        )
+        if staff is None or not staff.pin_hash:
+            # Hash anyway, so an unknown number takes as long to refuse as a wrong PIN.
+            make_password(str(pin))
+            audit(
+                actor=None,
+                code="casino.pin.rejected",
+                data={"employee_number": str(employee_number)[:16], "reason": "unknown"},
+            )
+            failure = PinRejected(_("Wrong employee number or PIN."))
+        elif staff.pin_locked(now):
+            audit(
+                actor=staff,
+                code="casino.pin.refused_locked",
+                subject=staff,
+                data={"locked_until": staff.pin_locked_until.isoformat()},
+            )
+            failure = PinLocked(_locked_message(staff))
+        else:
+            if staff.pin_locked_until is not None:  # the lock has expired: a fresh start
+                staff.failed_pin_attempts = 0
+                staff.pin_locked_until = None
+            if not check_password(str(pin), staff.pin_hash):
+                staff.failed_pin_attempts += 1
+                audit(
+                    actor=staff,
+                    code="casino.pin.rejected",
+                    subject=staff,
+                    data={"reason": "wrong_pin", "attempt": staff.failed_pin_attempts},
+                )
+                failure = PinRejected(_("Wrong employee number or PIN."))
+                if staff.failed_pin_attempts >= MAX_WRONG_PINS:
+                    staff.pin_locked_until = now + dt.timedelta(minutes=lockout_minutes())
+                    audit(
+                        actor=staff,
+                        code="casino.pin.locked",
+                        subject=staff,
+                        data={
+                            "attempts": staff.failed_pin_attempts,
+                            "locked_until": staff.pin_locked_until.isoformat(),
+                        },
+                    )
+                    failure = PinLocked(_locked_message(staff))
+            else:
+                staff.failed_pin_attempts = 0
+                staff.pin_locked_until = None
+                if role is not None and not has_role(staff, role):
+                    audit(
+                        actor=staff,
+                        code="casino.pin.role_refused",
+                        subject=staff,
+                        data={"role": str(role)},
+                    )
+                    failure = RoleRequired(
+                        _("%(name)s is not a %(role)s.")
+                        % {"name": staff, "role": Role(str(role)).label}
+                    )
+                elif role is not None:
+                    audit(
+                        actor=staff,
+                        code="casino.pin.approved",
+                        subject=staff,
+                        data={"role": str(role)},
+                    )
+            staff.save(update_fields=["failed_pin_attempts", "pin_locked_until"])
+    if failure is not None:
+        raise failure
+    return staff
+
+
+def pin_login(request, *, employee_number: str, pin: str) -> Staff:
+    """Log a staff member in on a tablet with their PIN (the login itself is audited)."""
+    staff = pin_verify(employee_number=employee_number, pin=pin)
+    request.tapis_login_method = "pin"
+    login(request, staff, backend="django.contrib.auth.backends.ModelBackend")
+    return staff
+
+
+def staff_pin_unlock(*, staff_id: int, supervisor: Staff) -> Staff:
+    """A supervisor (or manager) lifts a PIN lock before it expires."""
+    require_role(supervisor, Role.SUPERVISOR, Role.MANAGER)
+    with transaction.atomic():
+        staff = Staff.objects.select_for_update().filter(pk=staff_id).first()
+        if staff is None:
+            raise NotFound(_("No such staff member."))
+        was_locked_until = staff.pin_locked_until
+        staff.failed_pin_attempts = 0
+        staff.pin_locked_until = None
+        staff.save(update_fields=["failed_pin_attempts", "pin_locked_until"])
+        audit(
+            actor=supervisor,
+            code="casino.pin.unlocked",
+            subject=staff,
+            data={"was_locked_until": was_locked_until.isoformat() if was_locked_until else None},
+        )
+    return staff
+
+
+def staff_pin_set(*, staff_id: int, pin: str, actor: Staff) -> Staff:
+    """Set a PIN: a staff member their own, a manager anyone's. Clears any lock."""
+    pin = str(pin).strip()
+    if actor.pk != staff_id:
+        require_role(actor, Role.MANAGER)
+    if not pin.isdigit() or len(pin) not in PIN_LENGTHS:
+        raise CasinoError(_("A PIN is 4 to 8 digits."), code="pin_invalid")
+    with transaction.atomic():
+        staff = Staff.objects.select_for_update().filter(pk=staff_id).first()
+        if staff is None:
+            raise NotFound(_("No such staff member."))
+        staff.pin_hash = make_password(pin)
+        staff.failed_pin_attempts = 0
+        staff.pin_locked_until = None
+        staff.save(update_fields=["pin_hash", "failed_pin_attempts", "pin_locked_until"])
+        audit(actor=actor, code="casino.pin.set", subject=staff, data={})
+    return staff

@@ -1,0 +1,174 @@
+"""Display tokens: one credential per jackpot screen, issued and revoked by a manager.
+
+Only the SHA-256 of a token is stored; the token itself is shown once, when it is issued.
+"""
+
+import hashlib
+import secrets
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from casino.audit import audit
+from casino.errors import CasinoError, NotFound
+from casino.roles import Role, require_role
+from jackpot.models import Bank, DisplayConnection, DisplayToken
+
+LANGUAGES = ("fr", "en")
+
+
+class DisplayRefused(CasinoError):
+    """Missing, unknown or revoked token, or a token for another bank."""
+
+    code = "display_token_refused"
+    http_status = 403
+
+
+class DisplayBankUnknown(NotFound):
+    code = "bank_not_found"
+    http_status = 404
+
+
+class DisplayTokenInvalid(CasinoError):
+    code = "display_token_invalid"
+    http_status = 400
+
+
+def token_hash(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def new_raw_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def display_authorize(*, bank_slug: str, raw_token: str | None) -> DisplayToken:
+    """The token of a screen allowed to show `bank_slug`, or DisplayRefused / DisplayBankUnknown.
+
+    The token is checked first, so nobody learns which banks exist without a valid one.
+    """
+    if not raw_token:
+        raise DisplayRefused(str(_("A display token is required.")))
+    token = (
+        DisplayToken.objects.select_related("bank")
+        .filter(token_hash=token_hash(raw_token), revoked_at__isnull=True)
+        .first()
+    )
+    if token is None:
+        raise DisplayRefused(str(_("This display token is unknown or has been revoked.")))
+    if token.bank.slug != bank_slug:
+        if not Bank.objects.filter(slug=bank_slug).exists():
+            raise DisplayBankUnknown(str(_("There is no progressive bank with this name.")))
+        raise DisplayRefused(str(_("This display token is for another progressive bank.")))
+    return token
+
+
+def display_token_issue(
+    *,
+    bank_slug: str,
+    name: str,
+    language: str = "fr",
+    issued_by=None,
+    raw_token: str | None = None,
+) -> tuple[DisplayToken, str]:
+    """Issue a token for a new screen; returns (token, the secret to give the screen once).
+
+    `issued_by` is the manager; None means an operator at the server console (manage.py).
+    `raw_token` is only for the documented demo token.
+    """
+    if issued_by is not None:
+        require_role(issued_by, Role.MANAGER)
+    name = (name or "").strip()
+    if not name:
+        raise DisplayTokenInvalid(str(_("Give the display a name (where the screen is).")))
+    if language not in LANGUAGES:
+        raise DisplayTokenInvalid(str(_("The display language must be fr or en.")))
+    bank = Bank.objects.filter(slug=bank_slug).first()
+    if bank is None:
+        raise DisplayBankUnknown(str(_("There is no progressive bank with this name.")))
+    raw = raw_token or new_raw_token()
+    try:
+        with transaction.atomic():
+            token = DisplayToken.objects.create(
+                bank=bank,
+                name=name,
+                token_hash=token_hash(raw),
+                language=language,
+                issued_by=issued_by,
+                issued_at=timezone.now(),
+            )
+            audit(
+                actor=issued_by,
+                code="jackpot.display_token.issued",
+                subject=token,
+                data={
+                    "bank": bank.slug,
+                    "name": name,
+                    "language": language,
+                    "via": "staff" if issued_by is not None else "console",
+                },
+            )
+    except IntegrityError as exc:
+        raise DisplayTokenInvalid(
+            str(_("This bank already has a display with this name; choose another name."))
+        ) from exc
+    return token, raw
+
+
+def display_token_revoke(*, token_id: int, revoked_by=None) -> DisplayToken:
+    """Revoke a screen's token; its open sockets are closed (4403) after commit."""
+    if revoked_by is not None:
+        require_role(revoked_by, Role.MANAGER)
+    with transaction.atomic():
+        token = DisplayToken.objects.select_for_update().filter(pk=token_id).first()
+        if token is None:
+            raise NotFound(str(_("This display token does not exist.")))
+        if token.revoked_at is not None:
+            raise DisplayTokenInvalid(str(_("This display token is already revoked.")))
+        token.revoked_at, token.revoked_by = timezone.now(), revoked_by
+        token.save(update_fields=["revoked_at", "revoked_by"])
+        audit(
+            actor=revoked_by,
+            code="jackpot.display_token.revoked",
+            subject=token,
+            data={
+                "bank": token.bank.slug,
+                "name": token.name,
+                "via": "staff" if revoked_by is not None else "console",
+            },
+        )
+        channels = list(token.connections.values_list("channel_name", flat=True))
+        transaction.on_commit(lambda: _close_sockets(channels), robust=True)
+    return token
+
+
+def _close_sockets(channel_names: list[str]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for name in channel_names:
+        async_to_sync(layer.send)(name, {"type": "feed.revoked"})
+
+
+# --- connected displays --------------------------------------------------------------------
+
+
+def display_connected(*, token: DisplayToken, channel_name: str, remote: str) -> None:
+    now = timezone.now()
+    DisplayConnection.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={"token": token, "connected_at": now, "remote": remote[:80]},
+    )
+    DisplayToken.objects.filter(pk=token.pk).update(last_seen_at=now)
+
+
+def display_seen(*, token_id: int) -> None:
+    DisplayToken.objects.filter(pk=token_id).update(last_seen_at=timezone.now())
+
+
+def display_disconnected(*, token_id: int, channel_name: str) -> None:
+    DisplayConnection.objects.filter(channel_name=channel_name).delete()
+    display_seen(token_id=token_id)

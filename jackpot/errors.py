@@ -1,0 +1,88 @@
+"""The progressive's errors: each says what is wrong and what the floor can do about it.
+
+Every one is raised before anything is written, so "clear error, nothing changed" holds.
+"""
+
+from casino.errors import CasinoError, IllegalTransition, NotFound
+
+
+class JackpotError(CasinoError):
+    code = "jackpot_error"
+
+
+class BankNotFound(NotFound):
+    code = "bank_not_found"
+
+
+class BankClosed(JackpotError):
+    code = "bank_closed"
+    http_status = 409
+
+
+class WrongContributionAmount(JackpotError):
+    code = "wrong_contribution_amount"
+
+
+class ContributionConflict(JackpotError):
+    """The same round key was sent again with different wagers."""
+
+    code = "contribution_conflict"
+    http_status = 409
+
+
+class ContributionNotFound(NotFound):
+    code = "contribution_not_found"
+
+
+class AlreadyReversed(JackpotError):
+    code = "already_reversed"
+    http_status = 409
+
+
+class UnknownLevel(JackpotError):
+    code = "unknown_level"
+
+
+class HitAmountMismatch(JackpotError):
+    code = "hit_amount_mismatch"
+    http_status = 409
+
+
+class HitNotFound(NotFound):
+    code = "hit_not_found"
+
+
+class HitAlreadyVerified(IllegalTransition):
+    code = "hit_already_verified"
+
+
+class HitNotVerified(IllegalTransition):
+    code = "hit_not_verified"
+
+
+class HitAlreadyPaid(IllegalTransition):
+    code = "hit_already_paid"
+
+
+class TwoPeopleRequired(JackpotError):
+    """A second person must confirm what the first one did (request/approve, record/verify)."""
+
+    code = "two_people_required"
+    http_status = 403
+
+
+class InvalidParameters(JackpotError):
+    code = "invalid_parameters"
+
+
+class ParameterChangeNotFound(NotFound):
+    code = "parameter_change_not_found"
+
+
+class ParameterChangePending(JackpotError):
+    code = "parameter_change_pending"
+    http_status = 409
+
+
+class InvalidAdjustment(JackpotError):
+    code = "invalid_adjustment"

@@ -1,0 +1,101 @@
+"""Reading the progressive: levels, hit history and counters, ledger totals. No writes."""
+
+from django.db.models import Count, F, Max, Q, Sum
+
+from jackpot.errors import BankNotFound, UnknownLevel
+from jackpot.models import Bank, Hit, MeterEntry, MeterReading
+
+HIT_HISTORY = 25  # NY 9 NYCRR 5320.8(b): the last 25 hits
+
+
+def bank_get(bank_id: int) -> Bank:
+    try:
+        return Bank.objects.get(pk=bank_id)
+    except (Bank.DoesNotExist, ValueError, TypeError):
+        raise BankNotFound(f"there is no progressive bank #{bank_id}") from None
+
+
+def bank_by_slug(slug: str) -> Bank:
+    try:
+        return Bank.objects.get(slug=slug)
+    except Bank.DoesNotExist:
+        raise BankNotFound(f"there is no progressive bank {slug!r}") from None
+
+
+def bank_ids() -> list[int]:
+    return list(Bank.objects.order_by("pk").values_list("pk", flat=True))
+
+
+def level_amount_cents(meter_cents: int, percent: int) -> int:
+    """A percentage tier pays (and shows) `percent`% of the meter, rounded down to the cent."""
+    return meter_cents * percent // 100
+
+
+def level_amount(bank: Bank, level: str) -> int:
+    """What `level` pays from the meter as the bank row stands (lock it first to pay it)."""
+    tier = bank.tier(level)
+    if tier is None:
+        known = ", ".join(t["level"] for t in bank.levels)
+        raise UnknownLevel(f"{bank.name} has no level {level!r} (levels: {known})")
+    return level_amount_cents(bank.meter_cents, tier["percent"])
+
+
+def levels_now(bank: Bank) -> list[dict]:
+    return [
+        {**tier, "amount_cents": level_amount_cents(bank.meter_cents, tier["percent"])}
+        for tier in bank.levels
+    ]
+
+
+def hit_history(bank: Bank, limit: int = HIT_HISTORY) -> list[Hit]:
+    """The latest hits, newest first, in the order they were committed."""
+    return list(
+        Hit.objects.filter(bank=bank)
+        .select_related("recorded_by", "verified_by", "paid_by")
+        .order_by("-order")[:limit]
+    )
+
+
+def hit_counters(bank: Bank) -> dict[str, dict]:
+    """Per level: how many hits and how much they won (NJ 1.39A(b): hits, wins)."""
+    rows = (
+        Hit.objects.filter(bank=bank)
+        .values("level")
+        .annotate(count=Count("pk"), total_cents=Sum("amount_cents"))
+        .order_by("level")
+    )
+    return {r["level"]: {"count": r["count"], "total_cents": r["total_cents"]} for r in rows}
+
+
+def hits_pending(bank: Bank | None = None):
+    qs = Hit.objects.exclude(state=Hit.State.PAID).select_related("bank").order_by("bank", "order")
+    return qs.filter(bank=bank) if bank is not None else qs
+
+
+def ledger_totals(bank: Bank, *, upto_seq: int | None = None) -> dict[str, int]:
+    """Every cached total of the bank, recomputed from its ledger (up to `upto_seq`)."""
+    entries = MeterEntry.objects.filter(bank=bank)
+    if upto_seq is not None:
+        entries = entries.filter(seq__lte=upto_seq)
+    hit = Q(kind=MeterEntry.Kind.HIT)
+    agg = entries.aggregate(
+        meter_cents=Sum("meter_delta_cents"),
+        reserve_cents=Sum("reserve_delta_cents"),
+        overflow_cents=Sum("overflow_delta_cents"),
+        meter_carry_ppm=Sum("meter_carry_delta_ppm"),
+        reserve_carry_ppm=Sum("reserve_carry_delta_ppm"),
+        contributions_count=Sum("wager_count"),
+        wagered_cents=Sum(F("wager_count") * F("wager_cents")),
+        house_funded_cents=Sum("house_funded_cents"),
+        hits_count=Count("pk", filter=hit),
+        paid_negative=Sum("meter_delta_cents", filter=hit),
+        ledger_seq=Max("seq"),
+        entries=Count("pk"),
+    )
+    totals = {k: (v or 0) for k, v in agg.items()}
+    totals["paid_total_cents"] = -totals.pop("paid_negative")
+    return totals
+
+
+def latest_reading(bank: Bank, **filters) -> MeterReading | None:
+    return MeterReading.objects.filter(bank=bank, **filters).order_by("-taken_at", "-pk").first()

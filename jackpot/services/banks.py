@@ -1,0 +1,90 @@
+"""A bank's life: created (seeded at its reset amount), opened, closed."""
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from casino.audit import audit
+from casino.errors import IllegalTransition
+from casino.roles import Role, require_role
+from jackpot import feed
+from jackpot.errors import InvalidParameters
+from jackpot.models import Bank, MeterEntry
+from jackpot.services._base import When, bank_for_update, reset_to_seed, save_totals
+from jackpot.services.parameters import apply_pending_change, validate_parameters
+
+
+def bank_seed(*, bank_id: int, actor=None) -> MeterEntry | None:
+    """The first ledger line of a new bank: the meter starts at its reset amount, paid by
+    the house (the reserve is still empty). Does nothing once the bank has a ledger."""
+    with transaction.atomic():
+        bank = bank_for_update(bank_id)
+        if bank.ledger_seq:
+            return None
+        entry = reset_to_seed(bank, when=When.now(), actor=actor, reference="seed")
+        save_totals(bank)
+        audit(
+            actor=actor,
+            code="jackpot.bank.seeded",
+            subject=bank,
+            data={"reset_cents": bank.reset_cents, "house_funded_cents": bank.reset_cents},
+        )
+    return entry
+
+
+def bank_create(*, slug: str, name: str, manager, **params) -> Bank:
+    """A new bank, closed, its meter at the reset amount. Parameters as in PARAMETER_FIELDS."""
+    require_role(manager, Role.MANAGER)
+    params.setdefault("hidden_rate_ppm", 0)
+    params.setdefault("cap_cents", None)
+    params.setdefault("wager_cents", 100)
+    clean = validate_parameters(params)
+    if not slug or Bank.objects.filter(slug=slug).exists():
+        raise InvalidParameters(_("the bank code %(slug)r is empty or taken") % {"slug": slug})
+    with transaction.atomic():
+        bank = Bank.objects.create(slug=slug, name=name, status=Bank.Status.CLOSED, **clean)
+        audit(
+            actor=manager,
+            code="jackpot.bank.created",
+            subject=bank,
+            data={"slug": slug, "name": name, **clean},
+        )
+        bank_seed(bank_id=bank.pk, actor=manager)
+    bank.refresh_from_db()
+    return bank
+
+
+def _set_status(*, bank_id: int, actor, to: str, reason: str) -> Bank:
+    require_role(actor, Role.SUPERVISOR, Role.MANAGER)
+    with transaction.atomic():
+        bank = bank_for_update(bank_id)
+        if bank.status == to:
+            raise IllegalTransition(
+                _("%(bank)s is already %(status)s") % {"bank": bank.name, "status": to}
+            )
+        bank.status = to
+        bank.status_reason = (reason or "").strip()[:120]
+        bank.save(update_fields=["status", "status_reason"])
+        applied = None
+        if to == Bank.Status.CLOSED:
+            # The link is out of operation: a change waiting for a hit may apply now.
+            applied = apply_pending_change(bank, actor=actor, strict=False)
+        audit(
+            actor=actor,
+            code=f"jackpot.bank.{'opened' if to == Bank.Status.OPEN else 'closed'}",
+            subject=bank,
+            data={"reason": bank.status_reason, "parameter_change": getattr(applied, "pk", None)},
+        )
+        feed.announce_status(bank)
+        if applied is not None:
+            feed.announce_meter(bank)
+    return bank
+
+
+def bank_open(*, bank_id: int, actor, reason: str = "") -> Bank:
+    """The link is up: tables may take progressive wagers."""
+    return _set_status(bank_id=bank_id, actor=actor, to=Bank.Status.OPEN, reason=reason)
+
+
+def bank_close(*, bank_id: int, actor, reason: str = "") -> Bank:
+    """Maintenance or a link fault: no progressive wagers, no hits; displays show closed."""
+    return _set_status(bank_id=bank_id, actor=actor, to=Bank.Status.CLOSED, reason=reason)

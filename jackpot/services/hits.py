@@ -1,0 +1,203 @@
+"""Progressive hits: recorded in commit order, verified by a supervisor, then paid.
+
+The meter pays at once and is reseeded (DEQ "jackpot lock" practice): the other tables keep
+playing for the new amount while the hit waits for its verification.
+"""
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from casino.audit import audit
+from casino.roles import Role, require_role
+from jackpot import feed
+from jackpot.errors import (
+    BankClosed,
+    HitAlreadyPaid,
+    HitAlreadyVerified,
+    HitAmountMismatch,
+    HitNotFound,
+    HitNotVerified,
+    JackpotError,
+    TwoPeopleRequired,
+    UnknownLevel,
+)
+from jackpot.models import Bank, Hit, MeterEntry
+from jackpot.selectors import level_amount_cents
+from jackpot.services._base import When, append_entry, bank_for_update, reset_to_seed, save_totals
+from jackpot.services.parameters import apply_pending_change
+
+
+def hit_record(
+    *,
+    bank_id: int,
+    table_label: str,
+    seat: int,
+    level: str,
+    amount_cents: int,
+    actor,
+    reference: str = "",
+) -> Hit:
+    """A progressive hand won `amount_cents` from the meter.
+
+    Call it with the amount the meter pays now (`selectors.level_amount` on the locked bank):
+    a different amount means the caller read a stale meter and is refused. Hits on one bank
+    are numbered in commit order: two tables hitting at once are each paid from the meter as
+    it stood at their own turn. A top-level hit (100 %) empties the meter; any hit that leaves
+    it below the reset amount reseeds it from the reserve. After a top-level hit, an approved
+    parameter change applies, before the reseed, so the new cycle starts on the new reset.
+    """
+    require_role(actor, Role.DEALER, Role.SUPERVISOR)
+    if not table_label or not isinstance(seat, int) or seat < 1:
+        raise JackpotError(
+            _("a hit names its table and a seat from 1 (got %(table)r, seat %(seat)r)")
+            % {"table": table_label, "seat": seat},
+            code="invalid_hit",
+        )
+    with transaction.atomic():
+        bank = bank_for_update(bank_id)
+        if reference:
+            again = Hit.objects.filter(bank=bank, reference=reference, seat=seat, level=level)
+            if (existing := again.first()) is not None:
+                return existing  # a retried call: the hit is already recorded
+        if bank.status != Bank.Status.OPEN:
+            raise BankClosed(
+                _("the progressive %(bank)s is closed: no hit can be recorded; call a manager")
+                % {"bank": bank.name}
+            )
+        tier = bank.tier(level)
+        if tier is None:
+            raise UnknownLevel(
+                _("%(bank)s has no level %(level)s") % {"bank": bank.name, "level": level}
+            )
+        due = level_amount_cents(bank.meter_cents, tier["percent"])
+        if amount_cents != due:
+            raise HitAmountMismatch(
+                _(
+                    "%(level)s pays %(due)s cents from the meter now (meter %(meter)s), not "
+                    "%(amount)s: settle again with the current meter"
+                )
+                % {"level": level, "due": due, "meter": bank.meter_cents, "amount": amount_cents}
+            )
+        when = When.now()
+        bank.hit_seq += 1
+        hit = Hit.objects.create(
+            bank=bank,
+            order=bank.hit_seq,
+            table_label=table_label,
+            seat=seat,
+            level=level,
+            percent=tier["percent"],
+            amount_cents=amount_cents,
+            meter_before_cents=bank.meter_cents,
+            reference=reference,
+            recorded_at=when.at,
+            gaming_date=when.gaming_date,
+            shift=when.shift,
+            recorded_by=actor,
+        )
+        append_entry(
+            bank,
+            kind=MeterEntry.Kind.HIT,
+            when=when,
+            actor=actor,
+            meter=-amount_cents,
+            hit=hit,
+            reference=reference,
+            data={"table": table_label, "seat": seat, "level": level},
+        )
+        bank.hits_count += 1
+        bank.paid_total_cents += amount_cents
+        change = None
+        if tier["percent"] == 100:
+            change = apply_pending_change(bank, actor=actor, hit=hit)
+        reset = reset_to_seed(bank, when=when, actor=actor, hit=hit, reference=reference)
+        save_totals(bank)
+        hit.meter_after_cents = bank.meter_cents
+        hit.save(update_fields=["meter_after_cents"])
+        audit(
+            actor=actor,
+            code="jackpot.hit.recorded",
+            subject=hit,
+            data={
+                "bank": bank.slug,
+                "order": hit.order,
+                "table": table_label,
+                "seat": seat,
+                "level": level,
+                "amount_cents": amount_cents,
+                "meter_before_cents": hit.meter_before_cents,
+                "meter_after_cents": hit.meter_after_cents,
+                "reset_from_reserve_cents": -reset.reserve_delta_cents if reset else 0,
+                "reset_house_funded_cents": reset.house_funded_cents if reset else 0,
+                "parameter_change": change.pk if change else None,
+            },
+        )
+        hit.bank = bank  # the locked instance: the feed takes its next seq from it
+        feed.announce_hit(hit)
+        feed.announce_meter(bank)
+        if change is not None:
+            feed.announce_status(bank)
+    return hit
+
+
+def _hit_for_update(hit_id: int) -> Hit:
+    bank_id = Hit.objects.filter(pk=hit_id).values_list("bank_id", flat=True).first()
+    if bank_id is None:
+        raise HitNotFound(_("there is no progressive hit #%(id)s") % {"id": hit_id})
+    bank = bank_for_update(bank_id)  # bank first, then the hit: one lock order everywhere
+    hit = Hit.objects.select_for_update().get(pk=hit_id)
+    hit.bank = bank
+    return hit
+
+
+def hit_verify(*, hit_id: int, supervisor) -> Hit:
+    """A supervisor confirms a pending hit (cards, table, seat); it may then be paid.
+
+    Two people: the one who recorded the hit may not verify it.
+    """
+    require_role(supervisor, Role.SUPERVISOR)
+    with transaction.atomic():
+        hit = _hit_for_update(hit_id)
+        if hit.state != Hit.State.PENDING:
+            raise HitAlreadyVerified(
+                _("hit #%(order)s is already %(state)s: nothing to verify")
+                % {"order": hit.order, "state": hit.get_state_display()}
+            )
+        if hit.recorded_by_id == supervisor.pk:
+            raise TwoPeopleRequired(_("you recorded this hit: another supervisor must verify it"))
+        hit.transition(to=Hit.State.VERIFIED)
+        hit.verified_by, hit.verified_at = supervisor, timezone.now()
+        hit.save(update_fields=["state", "verified_by", "verified_at"])
+        audit(
+            actor=supervisor,
+            code="jackpot.hit.verified",
+            subject=hit,
+            data={"bank": hit.bank.slug, "order": hit.order, "amount_cents": hit.amount_cents},
+        )
+        feed.announce_hit(hit)
+    return hit
+
+
+def hit_pay(*, hit_id: int, supervisor) -> Hit:
+    """The verified amount was handed to the player."""
+    require_role(supervisor, Role.SUPERVISOR)
+    with transaction.atomic():
+        hit = _hit_for_update(hit_id)
+        if hit.state == Hit.State.PENDING:
+            raise HitNotVerified(
+                _("hit #%(order)s must be verified before it is paid") % {"order": hit.order}
+            )
+        if hit.state == Hit.State.PAID:
+            raise HitAlreadyPaid(_("hit #%(order)s is already paid") % {"order": hit.order})
+        hit.transition(to=Hit.State.PAID)
+        hit.paid_by, hit.paid_at = supervisor, timezone.now()
+        hit.save(update_fields=["state", "paid_by", "paid_at"])
+        audit(
+            actor=supervisor,
+            code="jackpot.hit.paid",
+            subject=hit,
+            data={"bank": hit.bank.slug, "order": hit.order, "amount_cents": hit.amount_cents},
+        )
+        feed.announce_hit(hit)
+    return hit

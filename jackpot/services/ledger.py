@@ -1,0 +1,276 @@
+"""Money into and out of the meter: contributions, their reversal, approved adjustments."""
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from casino.audit import audit
+from casino.roles import Role, require_role
+from jackpot import feed
+from jackpot.errors import (
+    AlreadyReversed,
+    BankClosed,
+    ContributionConflict,
+    ContributionNotFound,
+    InvalidAdjustment,
+    JackpotError,
+    TwoPeopleRequired,
+    WrongContributionAmount,
+)
+from jackpot.models import PPM, Bank, MeterEntry
+from jackpot.services._base import (
+    When,
+    append_entry,
+    bank_for_update,
+    reset_to_seed,
+    save_totals,
+)
+
+
+def split_contribution(bank: Bank, wagered_cents: int) -> dict:
+    """How `wagered_cents` of progressive wagers move the meter, the overflow and the reserve.
+
+    Shares are computed in millionths of a cent; the whole cents move now and the remainder
+    is carried to the next contribution, so nothing is ever rounded away. Above the cap, the
+    meter's share goes to the overflow instead.
+    """
+    meter_total = wagered_cents * bank.increment_rate_ppm + bank.meter_carry_ppm
+    meter_share, meter_carry = divmod(meter_total, PPM)
+    reserve_total = wagered_cents * bank.hidden_rate_ppm + bank.reserve_carry_ppm
+    reserve_share, reserve_carry = divmod(reserve_total, PPM)
+    to_meter = meter_share
+    if bank.cap_cents is not None:
+        to_meter = max(0, min(meter_share, bank.cap_cents - bank.meter_cents))
+    return {
+        "meter": to_meter,
+        "overflow": meter_share - to_meter,
+        "reserve": reserve_share,
+        "meter_carry": meter_carry - bank.meter_carry_ppm,
+        "reserve_carry": reserve_carry - bank.reserve_carry_ppm,
+    }
+
+
+def bank_contribute(
+    *, bank_id: int, reference: str, wager_count: int, wager_cents: int, actor
+) -> MeterEntry:
+    """Progressive wagers locked at a table feed the meter (and the reserve).
+
+    `reference` is the round's idempotency key: the same call made again returns the entry
+    already written and counts nothing twice.
+    """
+    require_role(actor, Role.DEALER, Role.SUPERVISOR)
+    if not reference:
+        raise JackpotError(
+            _("a contribution needs the round's reference"), code="missing_reference"
+        )
+    with transaction.atomic():
+        bank = bank_for_update(bank_id)
+        existing = (
+            MeterEntry.objects.filter(
+                bank=bank, kind=MeterEntry.Kind.CONTRIBUTION, reference=reference
+            )
+            .order_by()
+            .first()
+        )
+        if existing is not None:
+            if (existing.wager_count, existing.wager_cents) != (wager_count, wager_cents):
+                raise ContributionConflict(
+                    _(
+                        "round %(ref)s already contributed %(n)s wager(s) of %(c)s cents; "
+                        "it cannot contribute a different amount"
+                    )
+                    % {"ref": reference, "n": existing.wager_count, "c": existing.wager_cents}
+                )
+            return existing
+        if bank.status != Bank.Status.OPEN:
+            raise BankClosed(
+                _("the progressive %(bank)s is closed: take no progressive wagers")
+                % {"bank": bank.name}
+            )
+        if wager_cents != bank.wager_cents or wager_count < 1:
+            raise WrongContributionAmount(
+                _(
+                    "the progressive wager on %(bank)s is exactly %(w)s cents, on at least one "
+                    "seat (got %(n)s x %(c)s cents)"
+                )
+                % {"bank": bank.name, "w": bank.wager_cents, "n": wager_count, "c": wager_cents}
+            )
+        wagered = wager_count * wager_cents
+        split = split_contribution(bank, wagered)
+        # Audit first: its stamp (time, gaming date, shift) is reused for the ledger line.
+        record = audit(
+            actor=actor,
+            code="jackpot.contribution.recorded",
+            subject=bank,
+            data={"seq": bank.ledger_seq + 1, "ref": reference, "wagers": wager_count, **split},
+        )
+        entry = append_entry(
+            bank,
+            kind=MeterEntry.Kind.CONTRIBUTION,
+            when=When.of_audit(record),
+            actor=actor,
+            reference=reference,
+            wager_count=wager_count,
+            wager_cents=wager_cents,
+            **split,
+        )
+        bank.contributions_count += wager_count
+        bank.wagered_cents += wagered
+        save_totals(bank)
+        feed.announce_meter(bank)
+    return entry
+
+
+def _undo_carry(delta_cents: int, carry_delta: int, carry_now: int) -> tuple[int, int]:
+    """Undo a carry change. If that leaves the carry outside [0, 1 cent), a whole cent moves
+    with it, so the sum cents * PPM + carry stays exact and the carry stays a remainder."""
+    whole, carry_after = divmod(carry_now - carry_delta, PPM)
+    return delta_cents + whole, carry_after - carry_now
+
+
+def bank_reverse(*, bank_id: int, reference: str, actor, reason: str = "") -> MeterEntry:
+    """A void round takes its contribution back with a compensating entry (never an edit).
+
+    Meter, overflow, reserve and the sub-cent carries move back by exactly what the
+    contribution added; reversing the latest contribution restores the bank to the very state
+    it had before it. Allowed on a closed bank: the void must still be recorded.
+    """
+    require_role(actor, Role.DEALER, Role.SUPERVISOR)
+    with transaction.atomic():
+        bank = bank_for_update(bank_id)
+        original = (
+            MeterEntry.objects.filter(
+                bank=bank, kind=MeterEntry.Kind.CONTRIBUTION, reference=reference
+            )
+            .order_by()
+            .first()
+            if reference
+            else None
+        )
+        if original is None:
+            raise ContributionNotFound(
+                _("no contribution of round %(ref)s on %(bank)s to reverse")
+                % {"ref": reference, "bank": bank.name}
+            )
+        if MeterEntry.objects.filter(reverses=original).exists():
+            raise AlreadyReversed(
+                _("the contribution of round %(ref)s was already reversed") % {"ref": reference}
+            )
+        meter, meter_carry = _undo_carry(
+            -original.meter_delta_cents, original.meter_carry_delta_ppm, bank.meter_carry_ppm
+        )
+        reserve, reserve_carry = _undo_carry(
+            -original.reserve_delta_cents,
+            original.reserve_carry_delta_ppm,
+            bank.reserve_carry_ppm,
+        )
+        when = When.now()
+        entry = append_entry(
+            bank,
+            kind=MeterEntry.Kind.REVERSAL,
+            when=when,
+            actor=actor,
+            meter=meter,
+            overflow=-original.overflow_delta_cents,
+            reserve=reserve,
+            meter_carry=meter_carry,
+            reserve_carry=reserve_carry,
+            reference=reference,
+            wager_count=-original.wager_count,
+            wager_cents=original.wager_cents,
+            reverses=original,
+            data={"reason": reason} if reason else {},
+        )
+        bank.contributions_count -= original.wager_count
+        bank.wagered_cents -= original.wager_count * original.wager_cents
+        # A round voided after a hit paid out its contribution would leave the meter below the
+        # reset amount (Fla 75-14.034: never below it): a recorded reseed tops it up again.
+        topped_up = reset_to_seed(bank, when=when, actor=actor, reference=reference)
+        save_totals(bank)
+        audit(
+            actor=actor,
+            code="jackpot.contribution.reversed",
+            subject=bank,
+            data={
+                "seq": entry.seq,
+                "reverses": original.seq,
+                "ref": reference,
+                "meter": meter,
+                "overflow": -original.overflow_delta_cents,
+                "reserve": reserve,
+                "reason": reason,
+                "reseeded_cents": topped_up.meter_delta_cents if topped_up else 0,
+            },
+        )
+        feed.announce_meter(bank)
+    return entry
+
+
+def bank_adjust(
+    *,
+    bank_id: int,
+    reason: str,
+    requested_by,
+    approved_by,
+    meter_after_cents: int | None = None,
+    reserve_after_cents: int | None = None,
+    overflow_after_cents: int | None = None,
+) -> MeterEntry:
+    """Set the meter (or reserve, or overflow) to a stated value: a malfunction correction or
+    an accounting transfer. Two managers: one asks, another approves (NJ 69D-1.52(f),
+    WAC 230-15-695). The entry keeps the reason, the values before and after, and both names.
+    """
+    require_role(requested_by, Role.MANAGER)
+    require_role(approved_by, Role.MANAGER)
+    if requested_by.pk == approved_by.pk:
+        raise TwoPeopleRequired(_("an adjustment must be approved by a second manager"))
+    if not reason or not reason.strip():
+        raise InvalidAdjustment(_("an adjustment needs a reason"))
+    targets = {
+        "meter": meter_after_cents,
+        "reserve": reserve_after_cents,
+        "overflow": overflow_after_cents,
+    }
+    targets = {k: v for k, v in targets.items() if v is not None}
+    if not targets:
+        raise InvalidAdjustment(_("say which amount the adjustment sets"))
+    for name, value in targets.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise InvalidAdjustment(
+                _("the %(what)s after adjustment must be a whole number of cents, not negative")
+                % {"what": name}
+            )
+    with transaction.atomic():
+        bank = bank_for_update(bank_id)
+        before = {
+            "meter": bank.meter_cents,
+            "reserve": bank.reserve_cents,
+            "overflow": bank.overflow_cents,
+        }
+        deltas = {name: value - before[name] for name, value in targets.items()}
+        if not any(deltas.values()):
+            raise InvalidAdjustment(_("the adjustment changes nothing"))
+        data = {
+            "reason": reason.strip(),
+            "before": before,
+            "after": {**before, **targets},
+            "requested_by": requested_by.pk,
+            "approved_by": approved_by.pk,
+        }
+        entry = append_entry(
+            bank,
+            kind=MeterEntry.Kind.ADJUSTMENT,
+            when=When.now(),
+            actor=approved_by,
+            reference=reason.strip()[:120],
+            data=data,
+            **deltas,
+        )
+        save_totals(bank)
+        audit(
+            actor=approved_by,
+            code="jackpot.meter.adjusted",
+            subject=bank,
+            data={"seq": entry.seq, **data},
+        )
+        feed.announce_meter(bank)
+    return entry

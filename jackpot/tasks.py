@@ -1,0 +1,22 @@
+"""Celery tasks of the progressive. They only call services (the schedule is in
+casino/settings.py CELERY_BEAT_SCHEDULE)."""
+
+from celery import shared_task
+
+import jackpot.feed  # noqa: F401  (registers the feed's tasks in the worker)
+from jackpot import services
+
+
+@shared_task(name="jackpot.tasks.meter_readings_periodic", ignore_result=True)
+def meter_readings_periodic() -> int:
+    return len(services.readings_take_periodic())
+
+
+@shared_task(name="jackpot.tasks.meter_readings_shift_change", ignore_result=True)
+def meter_readings_shift_change() -> int:
+    return len(services.readings_take_at_shift_change())
+
+
+@shared_task(name="jackpot.tasks.reconcile_banks", ignore_result=True)
+def reconcile_banks() -> int:
+    return len(services.banks_reconcile())

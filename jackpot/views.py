@@ -1,0 +1,142 @@
+"""The display page, the HTTP feed, and the manager's display-token pages."""
+
+import datetime as dt
+
+from django.http import JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from casino.access import public, role_required
+from casino.clock import current_property
+from casino.errors import CasinoError
+from casino.roles import Role, has_role
+from jackpot import display_tokens
+from jackpot.consumers import SEEN_EVERY_SECONDS
+from jackpot.feed import localize, snapshot
+from jackpot.models import Bank, DisplayConnection, DisplayToken
+
+# A connection whose token was not seen for this long belongs to a server that died.
+STALE_AFTER = dt.timedelta(seconds=3 * SEEN_EVERY_SECONDS)
+
+
+def _raw_token(request) -> str | None:
+    if request.GET.get("token"):
+        return request.GET["token"]
+    scheme, _, credential = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() == "token" and credential.strip():
+        return credential.strip()
+    return None
+
+
+@public
+@never_cache
+@require_GET
+def feed_http(request, bank: str):
+    """GET /api/jackpot/<bank>/: the snapshot, for players that can only poll."""
+    try:
+        token = display_tokens.display_authorize(bank_slug=bank, raw_token=_raw_token(request))
+    except CasinoError as exc:
+        return JsonResponse(exc.as_json(), status=exc.http_status)
+    cutoff = timezone.now() - dt.timedelta(seconds=SEEN_EVERY_SECONDS)
+    if token.last_seen_at is None or token.last_seen_at < cutoff:
+        display_tokens.display_seen(token_id=token.pk)
+    return JsonResponse(localize(snapshot(token.bank), token.language))
+
+
+@public
+@never_cache
+@require_GET
+def display_page(request, bank: str):
+    """The full-screen page for a screen or TV; it renders the public feed only."""
+    try:
+        token = display_tokens.display_authorize(bank_slug=bank, raw_token=_raw_token(request))
+    except CasinoError as exc:
+        return render(request, "jackpot/display_error.html", {"error": exc}, status=exc.http_status)
+    prop = current_property()
+    with translation.override(token.language):
+        response = render(
+            request,
+            "jackpot/display.html",
+            {
+                "bank": token.bank,
+                "display": token,
+                "currency": prop.currency if prop else "EUR",
+                "ws_path": f"/ws/jackpot/{token.bank.slug}/",
+                "http_path": reverse("jackpot:feed", args=[token.bank.slug]),
+            },
+        )
+    # The token travels in the URL: never leak it to another site.
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _displays_context(request, **extra) -> dict:
+    cutoff = timezone.now() - STALE_AFTER
+    connections = (
+        DisplayConnection.objects.select_related("token", "token__bank")
+        .filter(token__revoked_at__isnull=True)
+        .order_by("token__bank__slug", "token__name", "connected_at")
+    )
+    return {
+        "tokens": DisplayToken.objects.select_related("bank", "issued_by", "revoked_by").order_by(
+            "bank__slug", "revoked_at", "name"
+        ),
+        "connections": [
+            (c, c.token.last_seen_at is not None and c.token.last_seen_at >= cutoff)
+            for c in connections
+        ],
+        "banks": Bank.objects.order_by("name"),
+        "can_manage": has_role(request.user, Role.MANAGER),
+        **extra,
+    }
+
+
+@role_required(Role.MANAGER, Role.AUDITOR)
+@require_GET
+def displays(request):
+    """Jackpot displays: tokens issued and revoked, and which screens are connected now."""
+    return render(request, "jackpot/displays.html", _displays_context(request))
+
+
+@role_required(Role.MANAGER)
+@require_POST
+def display_issue(request):
+    try:
+        token, raw = display_tokens.display_token_issue(
+            bank_slug=request.POST.get("bank", ""),
+            name=request.POST.get("name", ""),
+            language=request.POST.get("language", "fr"),
+            issued_by=request.user,
+        )
+    except CasinoError as exc:
+        return render(
+            request,
+            "jackpot/displays.html",
+            _displays_context(request, error=exc.message),
+            status=exc.http_status,
+        )
+    # Shown once: only the hash is kept.
+    url = request.build_absolute_uri(reverse("jackpot:display", args=[token.bank.slug]))
+    return render(
+        request,
+        "jackpot/display_issued.html",
+        {"token": token, "raw": raw, "display_url": f"{url}?token={raw}"},
+    )
+
+
+@role_required(Role.MANAGER)
+@require_POST
+def display_revoke(request, pk: int):
+    try:
+        display_tokens.display_token_revoke(token_id=pk, revoked_by=request.user)
+    except CasinoError as exc:
+        return render(
+            request,
+            "jackpot/displays.html",
+            _displays_context(request, error=exc.message),
+            status=exc.http_status,
+        )
+    return redirect("jackpot:displays")

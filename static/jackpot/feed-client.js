@@ -1,0 +1,92 @@
+// The reference client of the public jackpot feed (spec/signage-feed.md).
+// It keeps the socket open, drops out-of-order messages by seq, declares the feed stale
+// after `staleMs` without any message, and reconnects with capped exponential backoff.
+
+export const CLOSE_REFUSED = 4403;
+export const CLOSE_NO_BANK = 4404;
+
+export class FeedClient {
+  constructor({ url, onMessage, onFault, staleMs = 15000, minDelayMs = 1000, maxDelayMs = 30000 }) {
+    this.url = url;
+    this.onMessage = onMessage;
+    this.onFault = onFault; // (reason) => void, called when the shown amounts can no longer be trusted
+    this.staleMs = staleMs;
+    this.minDelayMs = minDelayMs;
+    this.maxDelayMs = maxDelayMs;
+    this.lastSeq = -1;
+    this.attempt = 0;
+    this.socket = null;
+    this.staleTimer = null;
+    this.retryTimer = null;
+  }
+
+  start() {
+    this.armStaleTimer();
+    this.connect();
+  }
+
+  connect() {
+    clearTimeout(this.retryTimer);
+    let socket;
+    try {
+      socket = new WebSocket(this.url);
+    } catch (err) {
+      this.scheduleReconnect(null);
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener("message", (event) => this.receive(event.data));
+    socket.addEventListener("close", (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if (event.code === CLOSE_REFUSED || event.code === CLOSE_NO_BANK) {
+        this.onFault(event.code === CLOSE_REFUSED ? "refused" : "no-bank");
+      }
+      this.scheduleReconnect(event.code);
+    });
+  }
+
+  scheduleReconnect(code) {
+    // A refused token or an unknown bank will not heal quickly: retry at the slowest pace.
+    const permanent = code === CLOSE_REFUSED || code === CLOSE_NO_BANK;
+    const base = permanent ? this.maxDelayMs : Math.min(this.maxDelayMs, this.minDelayMs * 2 ** this.attempt);
+    this.attempt += 1;
+    const delay = base / 2 + Math.random() * (base / 2); // jitter: screens do not reconnect in lockstep
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  receive(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch (err) {
+      return;
+    }
+    if (typeof message !== "object" || message === null || typeof message.seq !== "number") return;
+    this.armStaleTimer();
+    if (message.type === "snapshot") {
+      // A snapshot is the whole state: it always applies and restarts the sequence.
+      this.attempt = 0;
+      this.lastSeq = message.seq;
+    } else if (message.seq < this.lastSeq) {
+      return;
+    } else {
+      this.lastSeq = message.seq;
+    }
+    this.onMessage(message);
+  }
+
+  armStaleTimer() {
+    clearTimeout(this.staleTimer);
+    this.staleTimer = setTimeout(() => {
+      this.onFault("stale");
+      // A silent socket may be half-open: drop it and start again.
+      if (this.socket) {
+        const socket = this.socket;
+        this.socket = null;
+        socket.close();
+        this.scheduleReconnect(null);
+      }
+    }, this.staleMs);
+  }
+}

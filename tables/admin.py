@@ -1,0 +1,293 @@
+"""The admin for tables, rule sets, paytables and dealer assignments.
+
+Every form validates through the models' `clean()`, which asks the rules engine, so the admin
+refuses exactly what the engine would refuse and shows the engine's message on the field.
+A rule set or paytable version that a round used is shown read-only with a "new version"
+button: the change is made on the family's next version, never on the used row.
+"""
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponseNotAllowed, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
+
+from casino.admin_audit import AuditedModelAdmin
+from casino.errors import CasinoError
+from casino.money import money
+from tables import services
+from tables.models import ENGINE_FIELDS, DealerAssignment, Paytable, RuleSet, Table
+from tables.selectors import current_dealer, with_current_assignment
+
+
+class VersionedAdmin(AuditedModelAdmin):
+    """Shared by rule sets and paytables: a used version is read-only, and a change to it,
+    made while someone had the form open, still lands on a new version."""
+
+    change_form_template = "tables/admin/versioned_change_form.html"
+    revisable_fields: tuple[str, ...] = ()
+
+    def get_readonly_fields(self, request, obj=None):
+        fixed = ["version", "used_at", "created_at", "created_by"]
+        # A form opened before the first round may still be posted: it is then taken as the
+        # content of a new version (see save_model), so its fields must be read from the post.
+        if obj is not None and obj.is_used and request.method != "POST":
+            return fixed + ["name", *self.revisable_fields]
+        if obj is not None:
+            fixed += ["name"]  # the family's name never changes between versions
+        return fixed
+
+    def get_fields(self, request, obj=None):
+        return ["name", "version", *self.revisable_fields, "used_at", "created_at", "created_by"]
+
+    def has_delete_permission(self, request, obj=None):
+        if obj is not None and obj.is_used:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_actions(self, request):
+        # The bulk delete skips each row's guard; versions are deleted one by one, if at all.
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def get_urls(self):
+        prefix = f"{self.model._meta.app_label}_{self.model._meta.model_name}"
+        return [
+            path(
+                "<path:object_id>/new-version/",
+                self.admin_site.admin_view(self.new_version_view),
+                name=f"{prefix}_new_version",
+            ),
+            *super().get_urls(),
+        ]
+
+    def revise(self, request, obj, **changes):
+        raise NotImplementedError
+
+    def new_version_view(self, request, object_id):
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        obj = get_object_or_404(self.model, pk=object_id)
+        if not self.has_change_permission(request, obj):
+            raise PermissionDenied
+        change_url = f"admin:{self.model._meta.app_label}_{self.model._meta.model_name}_change"
+        try:
+            new = self.revise(request, obj, new_version=True)
+        except CasinoError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            return HttpResponseRedirect(reverse(change_url, args=[obj.pk]))
+        self.message_user(
+            request,
+            _("%(new)s was made from %(old)s: change it, then move the tables to it.")
+            % {"new": new, "old": obj},
+            messages.SUCCESS,
+        )
+        return HttpResponseRedirect(reverse(change_url, args=[new.pk]))
+
+    def save_model(self, request, obj, form, change):
+        if change and type(obj).objects.filter(pk=obj.pk, used_at__isnull=False).exists():
+            # A round used this version while the form was open: make the change a new version.
+            changes = {
+                self.model._meta.get_field(f).attname: getattr(
+                    obj, self.model._meta.get_field(f).attname
+                )
+                for f in form.changed_data
+            }
+            new = self.revise(request, obj, new_version=True, **changes)
+            obj.pk, obj.version, obj.used_at = new.pk, new.version, None
+            self.message_user(
+                request,
+                _("%(old)s had been used by a round meanwhile: your change is %(new)s.")
+                % {"old": f"{obj.name} v{new.version - 1}", "new": new},
+                messages.WARNING,
+            )
+            return
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+
+class PaytableForm(forms.ModelForm):
+    class Meta:
+        model = Paytable
+        fields = ["name", "kind", "preset", "lines"]
+
+    def clean(self):
+        cleaned = super().clean()
+        if "preset" in self.changed_data and "lines" not in self.changed_data:
+            cleaned["lines"] = {}  # the new preset brings its own lines
+        return cleaned
+
+
+@admin.register(Paytable)
+class PaytableAdmin(VersionedAdmin):
+    form = PaytableForm
+    list_display = ["name", "version", "kind", "preset", "used_at"]
+    list_filter = ["kind", "preset"]
+    search_fields = ["name"]
+    revisable_fields = ("kind", "preset", "lines")
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = super().get_readonly_fields(request, obj)
+        if obj is not None and "kind" not in fields:
+            fields = [*fields, "kind"]  # a family is one bet's table
+        return fields
+
+    def revise(self, request, obj, **changes):
+        return services.paytable_revise(paytable_id=obj.pk, manager=request.user, **changes)
+
+
+class RuleSetForm(forms.ModelForm):
+    class Meta:
+        model = RuleSet
+        fields = ["name", *ENGINE_FIELDS]
+
+
+@admin.register(RuleSet)
+class RuleSetAdmin(VersionedAdmin):
+    form = RuleSetForm
+    list_display = [
+        "name",
+        "version",
+        "preflop_multiples",
+        "blind_paytable",
+        "trips_paytable",
+        "trips_on_fold",
+        "used_at",
+    ]
+    list_filter = ["trips_on_fold", "ante_when_dealer_not_qualified"]
+    search_fields = ["name"]
+    revisable_fields = ENGINE_FIELDS
+    list_select_related = ["blind_paytable", "trips_paytable"]
+
+    def revise(self, request, obj, **changes):
+        return services.ruleset_revise(ruleset_id=obj.pk, manager=request.user, **changes)
+
+    def get_urls(self):
+        return [
+            path(
+                "<path:object_id>/deploy/",
+                self.admin_site.admin_view(self.deploy_view),
+                name="tables_ruleset_deploy",
+            ),
+            *super().get_urls(),
+        ]
+
+    def deploy_view(self, request, object_id):
+        """Move the family's closed tables to this version."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        ruleset = get_object_or_404(RuleSet, pk=object_id)
+        if not self.has_change_permission(request, ruleset):
+            raise PermissionDenied
+        back = reverse("admin:tables_ruleset_change", args=[ruleset.pk])
+        try:
+            moved, still_open = services.ruleset_deploy(ruleset_id=ruleset.pk, manager=request.user)
+        except CasinoError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            return HttpResponseRedirect(back)
+        self.message_user(
+            request,
+            _("Tables moved to %(ruleset)s: %(tables)s.")
+            % {"ruleset": ruleset, "tables": ", ".join(t.name for t in moved) or "-"},
+            messages.SUCCESS,
+        )
+        if still_open:
+            self.message_user(
+                request,
+                _("Still open, not moved: %(tables)s. Close them, then move them.")
+                % {"tables": ", ".join(t.name for t in still_open)},
+                messages.WARNING,
+            )
+        return HttpResponseRedirect(back)
+
+
+class TableForm(forms.ModelForm):
+    class Meta:
+        model = Table
+        fields = ["name", "pit", "seats", "min_bet_cents", "max_bet_cents", "bank", "ruleset"]
+
+    def clean(self):
+        cleaned = super().clean()
+        table = self.instance
+        if table.pk is None or not table.is_open:
+            return cleaned
+        # The same rule as services.table_configure (FROZEN_WHILE_OPEN).
+        if "ruleset" in self.changed_data and "ruleset" not in self.errors:
+            self.add_error(
+                "ruleset",
+                ValidationError(_("This table is open: close it before changing its rule set.")),
+            )
+        if "bank" in self.changed_data and "bank" not in self.errors:
+            self.add_error(
+                "bank",
+                ValidationError(
+                    _("This table is open: close it before changing its progressive bank.")
+                ),
+            )
+        return cleaned
+
+
+@admin.register(Table)
+class TableAdmin(AuditedModelAdmin):
+    form = TableForm
+    list_display = [
+        "name",
+        "pit",
+        "status",
+        "seats",
+        "minimum",
+        "maximum",
+        "ruleset",
+        "bank",
+        "dealer",
+    ]
+    list_filter = ["pit", "status", "bank"]
+    search_fields = ["name"]
+    readonly_fields = ["status", "status_changed_at"]
+    list_select_related = ["pit", "bank", "ruleset"]
+
+    @admin.display(description=_("table minimum"))
+    def minimum(self, table):
+        return money(table.min_bet_cents)
+
+    @admin.display(description=_("table maximum"))
+    def maximum(self, table):
+        return money(table.max_bet_cents)
+
+    def get_queryset(self, request):
+        return with_current_assignment(super().get_queryset(request))
+
+    @admin.display(description=_("dealer"))
+    def dealer(self, table):
+        current = getattr(table, "current_assignments", None)
+        if current is None:
+            return current_dealer(table) or "-"
+        return current[0].dealer if current else "-"
+
+
+@admin.register(DealerAssignment)
+class DealerAssignmentAdmin(AuditedModelAdmin):
+    list_display = ["table", "dealer", "starts_at", "ends_at", "assigned_by"]
+    list_filter = ["table", "dealer"]
+    list_select_related = ["table", "dealer", "assigned_by"]
+    date_hierarchy = "starts_at"
+    fields = ["table", "dealer", "starts_at", "ends_at"]
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "dealer":
+            from casino.models import Staff
+            from casino.roles import Role
+
+            kwargs["queryset"] = Staff.objects.filter(groups__name=Role.DEALER, is_active=True)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def save_model(self, request, obj, form, change):
+        # clean() refused every overlap; the open-ended race is the database's (unique
+        # constraints one_open_per_dealer / one_open_per_table).
+        if not change:
+            obj.assigned_by = request.user
+        super().save_model(request, obj, form, change)

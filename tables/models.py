@@ -1,0 +1,543 @@
+"""Tables, their rule sets and paytables (versioned), and who deals them.
+
+Rule sets and paytables are versioned records: a family (`name`) has versions 1, 2, 3...
+Once a round has used a version (`used_at` is set by `services.ruleset_mark_used`) its row
+is never updated again, so a disputed round can always be settled again with the exact rules
+it was dealt under; a change makes the next version of the family instead.
+
+The rules themselves live in the engine (`tables.rules`): these records only hold the values
+and ask `parse_rules` whether it accepts them.
+"""
+
+import re
+
+from django.conf import settings
+from django.core.exceptions import NON_FIELD_ERRORS, ObjectDoesNotExist, ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from tables.errors import VersionLocked
+
+MAX_SEATS = 7  # arrêté du 14 mai 2007, art. 55-20: at most seven seated players
+
+
+def engine_check(rules: dict) -> None:
+    """Ask the engine whether it accepts `rules`; raise ValidationError with its message on
+    the field it names (`rules.trips_paytable.flush: ...` lands on `trips_paytable`)."""
+    from tables.rules.errors import RulesError
+    from tables.rules.ruleset import parse_rules
+
+    try:
+        parse_rules(rules)
+    except RulesError as exc:
+        refusal = ValidationError(
+            _("The rules engine refuses this: %(message)s"),
+            code=exc.code,
+            params={"message": exc.message},
+        )
+        raise ValidationError({_engine_field(exc.message): refusal}) from exc
+
+
+# The engine names keys of the rules object; some of ours are named differently.
+_FIELD_OF_KEY = {"envy": "envy_paytable"}
+
+
+def _engine_field(message: str) -> str:
+    match = re.match(r"\s*(?:rules\.)?([a-z_]+)", message)
+    key = match.group(1) if match else ""
+    field = _FIELD_OF_KEY.get(key, key)
+    return field if field in ENGINE_FIELDS else NON_FIELD_ERRORS
+
+
+class VersionedRecord(models.Model):
+    """A version of a family of records; frozen for good once a round used it."""
+
+    name = models.CharField(_("name"), max_length=80)
+    version = models.PositiveIntegerField(_("version"), default=1, editable=False)
+    used_at = models.DateTimeField(_("first used"), null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        editable=False,
+    )
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return f"{self.name} v{self.version}"
+
+    def save(self, *args, **kwargs):
+        # The guard reads the database, not this instance: a stale copy loaded before the
+        # first round must not slip a change through either.
+        if self._stored_is_used():
+            raise VersionLocked(
+                f"{self} was used by a round and cannot be changed: make a new version"
+            )
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        if self._stored_is_used():
+            raise VersionLocked(f"{self} was used by a round and cannot be deleted")
+        return super().delete(*args, **kwargs)
+
+    def clean(self) -> None:
+        if self.pk is None and self.version == 1 and self.name:
+            if type(self)._default_manager.filter(name=self.name).exists():
+                raise ValidationError(
+                    {
+                        "name": _(
+                            "This name is taken: to change it, make a new version of it instead."
+                        )
+                    }
+                )
+
+    @property
+    def is_used(self) -> bool:
+        return self.used_at is not None
+
+    def _stored_is_used(self) -> bool:
+        return (
+            self.pk is not None
+            and type(self)._default_manager.filter(pk=self.pk, used_at__isnull=False).exists()
+        )
+
+
+class Paytable(VersionedRecord):
+    """A Blind, Trips, progressive or Envy paytable: an engine preset or explicit lines."""
+
+    class Kind(models.TextChoices):
+        BLIND = "blind", _("Blind")
+        TRIPS = "trips", _("Trips")
+        PROGRESSIVE = "progressive", _("progressive jackpot")
+        ENVY = "envy", _("Envy bonus")
+
+    # The key of the engine's rules object each kind of table is given under.
+    RULE_KEY = {
+        Kind.BLIND: "blind_paytable",
+        Kind.TRIPS: "trips_paytable",
+        Kind.PROGRESSIVE: "progressive_paytable",
+        Kind.ENVY: "envy",
+    }
+
+    kind = models.CharField(_("bet"), max_length=12, choices=Kind.choices)
+    preset = models.CharField(
+        _("engine preset"),
+        max_length=2,
+        blank=True,
+        help_text=_(
+            "A to D: a paytable of the rules engine (Blind A/B, Trips A-D). Empty: use the lines."
+        ),
+    )
+    lines = models.JSONField(
+        _("lines"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            'From hand category to value: odds "N:M", a share of the meter "P%" '
+            "(progressive only) or cents (Envy only)."
+        ),
+    )
+
+    class Meta:
+        verbose_name = _("paytable")
+        verbose_name_plural = _("paytables")
+        ordering = ["kind", "name", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["name", "version"], name="paytable_version_unique"),
+        ]
+
+    def engine_value(self) -> str | dict:
+        return self.preset or dict(self.lines)
+
+    def clean(self) -> None:
+        from tables.rules.paytables import BLIND_PRESETS, TRIPS_PRESETS
+
+        super().clean()
+
+        presets = {self.Kind.BLIND: BLIND_PRESETS, self.Kind.TRIPS: TRIPS_PRESETS}.get(self.kind)
+        if self.preset:
+            if presets is None or self.preset not in presets:
+                names = ", ".join(presets) if presets else ""
+                raise ValidationError(
+                    {
+                        "preset": _("No such engine preset for this bet (available: %(names)s).")
+                        % {"names": names or "-"}
+                    }
+                )
+            # The lines of a preset are the engine's, shown for reading, never typed in.
+            engine_lines = presets[self.preset].to_json()
+            if self.lines and self.lines != engine_lines:
+                raise ValidationError(
+                    {
+                        "lines": _(
+                            "These lines differ from the engine's preset %(preset)s: clear "
+                            "the preset to give your own lines, or clear the lines."
+                        )
+                        % {"preset": self.preset}
+                    }
+                )
+            self.lines = engine_lines
+        key = self.RULE_KEY.get(self.kind)
+        if key is None:
+            return
+        try:
+            engine_check({key: self.engine_value()})
+        except ValidationError as exc:
+            raise ValidationError({"lines": exc.messages}) from exc
+
+
+def default_preflop_multiples() -> list[int]:
+    return [3, 4]
+
+
+class RuleSet(VersionedRecord):
+    """The options of the game at a table, as the engine's rules object (see spec/settle.md)."""
+
+    class TripsOnFold(models.TextChoices):
+        STAYS = "stays", _("stays in action")
+        LOST = "lost", _("lost")
+
+    class AnteWhenDealerNotQualified(models.TextChoices):
+        PUSH = "push", _("returned")
+        PUSH_UNLESS_DEALER_WINS = "push_unless_dealer_wins", _("returned unless the dealer wins")
+
+    preflop_multiples = models.JSONField(
+        _("pre-flop Play multiples"),
+        default=default_preflop_multiples,
+        help_text=_("[3, 4] for 3x or 4x, [4] on a 4x-only table."),
+    )
+    blind_paytable = models.ForeignKey(
+        Paytable,
+        verbose_name=_("Blind paytable"),
+        on_delete=models.PROTECT,
+        related_name="+",
+        limit_choices_to={"kind": Paytable.Kind.BLIND},
+    )
+    trips_paytable = models.ForeignKey(
+        Paytable,
+        verbose_name=_("Trips paytable"),
+        on_delete=models.PROTECT,
+        related_name="+",
+        limit_choices_to={"kind": Paytable.Kind.TRIPS},
+    )
+    progressive_paytable = models.ForeignKey(
+        Paytable,
+        verbose_name=_("progressive paytable"),
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        limit_choices_to={"kind": Paytable.Kind.PROGRESSIVE},
+        help_text=_("Empty: the engine's default progressive paytable."),
+    )
+    envy_paytable = models.ForeignKey(
+        Paytable,
+        verbose_name=_("Envy bonus paytable"),
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        limit_choices_to={"kind": Paytable.Kind.ENVY},
+        help_text=_("Empty: the engine's default Envy amounts."),
+    )
+    trips_on_fold = models.CharField(
+        _("Trips when the player folds"),
+        max_length=8,
+        choices=TripsOnFold.choices,
+        default=TripsOnFold.STAYS,
+    )
+    ante_when_dealer_not_qualified = models.CharField(
+        _("Ante when the dealer does not qualify"),
+        max_length=24,
+        choices=AnteWhenDealerNotQualified.choices,
+        default=AnteWhenDealerNotQualified.PUSH,
+    )
+    envy_min_wager_cents = models.BigIntegerField(
+        _("smallest progressive wager collecting Envy (cents)"), default=0
+    )
+    progressive_wager_cents = models.BigIntegerField(_("progressive wager (cents)"), default=100)
+    payout_unit_cents = models.BigIntegerField(
+        _("payout unit (cents)"),
+        default=1,
+        help_text=_("Each bet's winnings are rounded down to a multiple of this unit."),
+    )
+    max_payout_cents = models.BigIntegerField(
+        _("maximum payout per seat and round (cents)"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: no cap."),
+    )
+
+    class Meta:
+        verbose_name = _("rule set")
+        verbose_name_plural = _("rule sets")
+        ordering = ["name", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["name", "version"], name="ruleset_version_unique"),
+        ]
+
+    def engine_rules(self) -> dict:
+        """The engine's rules object (spec/settle.md) for this version."""
+        rules = {
+            "preflop_multiples": self.preflop_multiples,
+            "blind_paytable": self.blind_paytable.engine_value(),
+            "trips_paytable": self.trips_paytable.engine_value(),
+            "trips_on_fold": self.trips_on_fold,
+            "ante_when_dealer_not_qualified": self.ante_when_dealer_not_qualified,
+            "envy_min_wager_cents": self.envy_min_wager_cents,
+            "progressive_wager_cents": self.progressive_wager_cents,
+            "payout_unit_cents": self.payout_unit_cents,
+            "max_payout_cents": self.max_payout_cents,
+        }
+        if self.progressive_paytable_id is not None:
+            rules["progressive_paytable"] = self.progressive_paytable.engine_value()
+        if self.envy_paytable_id is not None:
+            rules["envy"] = self.envy_paytable.engine_value()
+        return rules
+
+    def clean(self) -> None:
+        super().clean()
+        try:
+            self._clean_rules()
+        except Paytable.DoesNotExist:
+            return  # clean_fields() already names the missing paytable
+
+    def _clean_rules(self) -> None:
+        pairs = [
+            ("blind_paytable", Paytable.Kind.BLIND),
+            ("trips_paytable", Paytable.Kind.TRIPS),
+            ("progressive_paytable", Paytable.Kind.PROGRESSIVE),
+            ("envy_paytable", Paytable.Kind.ENVY),
+        ]
+        wrong = {}
+        for field, kind in pairs:
+            paytable = getattr(self, field) if getattr(self, f"{field}_id") else None
+            if paytable is not None and paytable.kind != kind:
+                wrong[field] = _("%(paytable)s is not a %(kind)s paytable.") % {
+                    "paytable": paytable,
+                    "kind": kind.label,
+                }
+        if wrong:
+            raise ValidationError(wrong)
+        if self.blind_paytable_id is None or self.trips_paytable_id is None:
+            return  # the required-field errors say it already
+        engine_check(self.engine_rules())
+
+    @property
+    def is_four_x_only(self) -> bool:
+        return list(self.preflop_multiples) == [4]
+
+
+# The fields of RuleSet that the engine validates (and that a new version may change).
+ENGINE_FIELDS = (
+    "preflop_multiples",
+    "blind_paytable",
+    "trips_paytable",
+    "progressive_paytable",
+    "envy_paytable",
+    "trips_on_fold",
+    "ante_when_dealer_not_qualified",
+    "envy_min_wager_cents",
+    "progressive_wager_cents",
+    "payout_unit_cents",
+    "max_payout_cents",
+)
+
+
+def limit_ratios() -> tuple[int, ...]:
+    """Allowed maximum/minimum ratios, e.g. (10, 20, 30) under the French decree (art. 55-20);
+    empty (the default) only asks that the maximum be at least the minimum."""
+    return tuple(getattr(settings, "TABLES_MAX_TO_MIN_RATIOS", ()) or ())
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        CLOSED = "closed", _("closed")
+
+    name = models.CharField(_("name"), max_length=60, unique=True)
+    pit = models.ForeignKey(
+        "casino.Pit", verbose_name=_("pit"), on_delete=models.PROTECT, related_name="tables"
+    )
+    seats = models.PositiveSmallIntegerField(
+        _("seats"),
+        default=MAX_SEATS,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_SEATS)],
+    )
+    min_bet_cents = models.BigIntegerField(_("table minimum (cents)"))
+    max_bet_cents = models.BigIntegerField(_("table maximum (cents)"))
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.CLOSED, editable=False
+    )
+    status_changed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # A table belongs to at most one progressive bank.
+    bank = models.ForeignKey(
+        "jackpot.Bank",
+        verbose_name=_("progressive bank"),
+        on_delete=models.PROTECT,
+        related_name="tables",
+        null=True,
+        blank=True,
+    )
+    ruleset = models.ForeignKey(
+        RuleSet, verbose_name=_("rule set"), on_delete=models.PROTECT, related_name="tables"
+    )
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["pit__name", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seats__gte=1, seats__lte=MAX_SEATS), name="table_seats_1_to_7"
+            ),
+            models.CheckConstraint(condition=Q(min_bet_cents__gt=0), name="table_min_positive"),
+            models.CheckConstraint(
+                condition=Q(max_bet_cents__gte=F("min_bet_cents")), name="table_max_at_least_min"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+    def _related_exist(self) -> bool:
+        try:
+            self.ruleset  # noqa: B018 - fetched here so that a wrong id is clean_fields' error
+            self.bank  # noqa: B018
+        except ObjectDoesNotExist:
+            return False
+        return True
+
+    def clean(self) -> None:
+        errors: dict[str, object] = {}
+        low, high = self.min_bet_cents, self.max_bet_cents
+        if low is not None and low <= 0:
+            errors["min_bet_cents"] = _("The table minimum must be more than zero.")
+        if low is not None and high is not None and low > 0:
+            ratios = limit_ratios()
+            if high < low:
+                errors["max_bet_cents"] = _("The table maximum must be at least the table minimum.")
+            elif ratios and (high % low or high // low not in ratios):
+                errors["max_bet_cents"] = _(
+                    "The table maximum must be %(ratios)s times the table minimum."
+                ) % {"ratios": ", ".join(str(r) for r in ratios)}
+        if self._related_exist() and self.ruleset_id is not None and self.bank_id is not None:
+            wager = self.ruleset.progressive_wager_cents
+            if self.bank.wager_cents != wager:
+                # The engine refuses any progressive wager but the rule set's one, so a table
+                # whose bank expects another amount could never take a progressive bet.
+                errors["bank"] = _(
+                    "This bank takes a progressive wager of %(bank)s cents but the rule set "
+                    "allows %(rules)s cents."
+                ) % {"bank": self.bank.wager_cents, "rules": wager}
+        if errors:
+            raise ValidationError(errors)
+
+
+class DealerAssignment(models.Model):
+    """Who deals which table, from when to when (`ends_at` empty: still dealing)."""
+
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("dealer"),
+        on_delete=models.PROTECT,
+        related_name="dealer_assignments",
+    )
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="assignments"
+    )
+    starts_at = models.DateTimeField(_("from"))
+    ends_at = models.DateTimeField(_("until"), null=True, blank=True)
+    assigned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        editable=False,
+    )
+
+    class Meta:
+        verbose_name = _("dealer assignment")
+        verbose_name_plural = _("dealer assignments")
+        ordering = ["-starts_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_at__isnull=True) | Q(ends_at__gt=F("starts_at")),
+                name="assignment_ends_after_start",
+            ),
+            # The database's own backstop against two concurrent rotations; the services
+            # check every overlap, these catch the race on the open-ended one.
+            models.UniqueConstraint(
+                fields=["dealer"], condition=Q(ends_at__isnull=True), name="one_open_per_dealer"
+            ),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(ends_at__isnull=True), name="one_open_per_table"
+            ),
+        ]
+        indexes = [models.Index(fields=["table", "starts_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.dealer} @ {self.table}"
+
+    def covers(self, at) -> bool:
+        return self.starts_at <= at and (self.ends_at is None or at < self.ends_at)
+
+    def clean(self) -> None:
+        if self.dealer_id is None or self.table_id is None or self.starts_at is None:
+            return  # the required-field errors say it already
+        problem = assignment_conflict(
+            dealer=self.dealer,
+            table=self.table,
+            starts_at=self.starts_at,
+            ends_at=self.ends_at,
+            ignore=(self.pk,) if self.pk else (),
+        )
+        if problem:
+            raise ValidationError(problem)
+
+
+def overlapping(qs, starts_at, ends_at):
+    """Assignments of `qs` sharing any instant with [starts_at, ends_at) (None: open-ended)."""
+    qs = qs.filter(Q(ends_at__isnull=True) | Q(ends_at__gt=starts_at))
+    if ends_at is not None:
+        qs = qs.filter(starts_at__lt=ends_at)
+    return qs
+
+
+def assignment_conflict(*, dealer, table, starts_at, ends_at, ignore=()) -> str | None:
+    """Why this assignment cannot be made, or None: a dealer deals one table at a time and a
+    table has one dealer at a time."""
+    from casino.roles import Role, has_role
+
+    if not has_role(dealer, Role.DEALER):
+        return _("%(dealer)s does not hold the dealer role and cannot deal.") % {"dealer": dealer}
+    if ends_at is not None and ends_at <= starts_at:
+        return _("An assignment must end after it starts.")
+    base = DealerAssignment.objects.exclude(pk__in=ignore).select_related("dealer", "table")
+    clash = overlapping(base.filter(dealer=dealer), starts_at, ends_at).first()
+    if clash is not None:
+        return _("%(dealer)s already deals %(table)s from %(start)s.") % {
+            "dealer": dealer,
+            "table": clash.table,
+            "start": f"{clash.starts_at:%Y-%m-%d %H:%M} UTC",
+        }
+    clash = overlapping(base.filter(table=table), starts_at, ends_at).first()
+    if clash is not None:
+        return _("%(table)s is already dealt by %(dealer)s from %(start)s.") % {
+            "table": table,
+            "dealer": clash.dealer,
+            "start": f"{clash.starts_at:%Y-%m-%d %H:%M} UTC",
+        }
+    return None

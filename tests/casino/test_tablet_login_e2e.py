@@ -1,0 +1,48 @@
+"""The tablet login in real Chromium: tap the employee number and PIN on the keypad."""
+
+import pytest
+
+from casino.roles import Role
+from casino.staffing import staff_create
+from tests.e2e.conftest import asgi_server, browser_page  # noqa: F401 - fixtures
+from tests.factories import make_staff
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+
+def tap(page, digits: str) -> None:
+    for digit in digits:
+        page.click(f'.keypad [data-key="{digit}"]')
+
+
+def test_a_dealer_logs_in_by_tapping_the_keypad(asgi_server, browser_page):  # noqa: F811
+    staff_create(
+        username="tapper", roles=[Role.DEALER], pin="2580", employee_number="7301", language="en"
+    )
+    page = browser_page
+    page.goto(f"{asgi_server.url}/login/pin/")
+    page.click("text=English")  # pin this tablet to English first
+    assert page.inner_text("h1") == "Tablet login"
+    page.click('input[name="employee_number"]')
+    tap(page, "7301")
+    page.click('input[name="pin"]')
+    tap(page, "2589")
+    page.click('.keypad [data-key="clear"]')
+    tap(page, "2580")
+    assert page.input_value('input[name="pin"]') == "2580"
+    page.click(".key-ok")
+    page.wait_for_url(f"{asgi_server.url}/", timeout=10_000)
+    assert page.inner_text(".who") == "tapper"
+
+
+def test_a_wrong_pin_shows_a_message_a_dealer_can_act_on(asgi_server, browser_page):  # noqa: F811
+    dealer = make_staff(Role.DEALER, pin="2580")
+    page = browser_page
+    page.goto(f"{asgi_server.url}/login/pin/")
+    page.click("text=Français")
+    page.fill('input[name="employee_number"]', dealer.employee_number)
+    page.click('input[name="pin"]')
+    tap(page, "1111")
+    page.click(".key-ok")
+    page.wait_for_selector(".error")
+    assert page.inner_text(".error") == "Matricule ou code PIN erroné."

@@ -1,0 +1,88 @@
+"""The jackpot display page in real Chromium, against a real ASGI server."""
+
+import pytest
+
+from jackpot.display_tokens import display_token_issue
+from tests.jackpot.display.support import commit_hit, commit_meter, commit_status, make_bank
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+LEVEL = '#jackpot-display [data-level="royal_flush"]'
+
+
+def plain(text: str) -> str:
+    # French number formatting uses (narrow) no-break spaces.
+    return text.replace("\u202f", " ").replace("\u00a0", " ").strip()
+
+
+@pytest.fixture
+def floor(asgi_server, casino_property):
+    bank = make_bank("grand", meter_cents=1_234_567)
+    _, raw = display_token_issue(bank_slug="grand", name="Entrée", language="fr")
+    return bank, f"{asgi_server.url}/display/grand/?token={raw}"
+
+
+def test_display_shows_the_amount_and_updates_without_overshooting(
+    asgi_server, browser_page, floor
+):
+    bank, url = floor
+    page = browser_page
+    page.goto(url)
+    page.wait_for_selector(f'{LEVEL}[data-shown-cents="1234567"]', timeout=10_000)
+    assert page.get_attribute("#jackpot-display", "data-state") == "live"
+    assert plain(page.inner_text(f"{LEVEL} [data-amount]")) == "12 345,67 €"
+    assert plain(page.inner_text('[data-level="straight_flush"] [data-amount]')) == "1 234,56 €"
+    assert "Quinte flush royale" in page.inner_text(LEVEL)
+
+    # Record every value the screen paints while it counts up.
+    page.evaluate(
+        """() => {
+        window.painted = [];
+        const el = document.querySelector('[data-level="royal_flush"]');
+        new MutationObserver(() => window.painted.push(Number(el.dataset.shownCents)))
+          .observe(el, {attributes: true, attributeFilter: ["data-shown-cents"]});
+    }"""
+    )
+    asgi_server.run_sync(commit_meter, bank, 1_300_000)
+    page.wait_for_selector(f'{LEVEL}[data-shown-cents="1300000"]', timeout=10_000)
+    painted = page.evaluate("window.painted")
+    assert painted == sorted(painted) and max(painted) == 1_300_000
+    assert plain(page.inner_text(f"{LEVEL} [data-amount]")) == "13 000,00 €"
+
+    # A hit: the table, the amount, then the new amount after the reset.
+    asgi_server.run_sync(commit_hit, bank, table="UTH-3", amount_cents=1_300_000)
+    page.wait_for_selector("#jackpot-display [data-hit]:not([hidden])", timeout=5_000)
+    assert plain(page.inner_text("[data-hit-table]")) == "Table UTH-3"
+    assert plain(page.inner_text("[data-hit-amount]")) == "13 000,00 €"
+    asgi_server.run_sync(commit_meter, bank, 1_000_000)
+    page.wait_for_selector(f'{LEVEL}[data-shown-cents="1000000"]', timeout=5_000)
+    assert plain(page.inner_text("[data-hit-new]")) == "Nouveau montant : 10 000,00 €"
+
+    # The bank closes: the fault state replaces the numbers at once.
+    asgi_server.run_sync(commit_status, bank, "closed", "maintenance")
+    page.wait_for_selector('#jackpot-display[data-state="fault"]', timeout=5_000)
+    assert page.is_visible("[data-fault]") and not page.is_visible("[data-levels]")
+    assert plain(page.inner_text("[data-fault]")) == "JACKPOT INDISPONIBLE"
+
+
+def test_display_shows_the_fault_state_when_the_server_stops(asgi_server, browser_page, floor):
+    _, url = floor
+    page = browser_page
+    page.goto(url)
+    page.wait_for_selector('#jackpot-display[data-state="live"]', timeout=10_000)
+    asgi_server.stop()
+    # Nothing arrives any more: after 15 s without a message the screen gives up the number.
+    page.wait_for_selector('#jackpot-display[data-state="fault"]', timeout=25_000)
+    assert page.is_visible("[data-fault]") and not page.is_visible("[data-levels]")
+    assert plain(page.inner_text("[data-fault]")) == "JACKPOT INDISPONIBLE"
+
+
+def test_display_page_with_a_revoked_token_says_so(asgi_server, browser_page, floor):
+    from jackpot.display_tokens import display_token_revoke
+    from jackpot.models import DisplayToken
+
+    _, url = floor
+    display_token_revoke(token_id=DisplayToken.objects.get(name="Entrée").pk)
+    response = browser_page.goto(url)
+    assert response.status == 403
+    assert browser_page.inner_text("h1") == "JACKPOT INDISPONIBLE / JACKPOT NOT AVAILABLE"

@@ -1,0 +1,88 @@
+"""Progressive banks for tests, built through the services (so the ledger is real)."""
+
+from casino.roles import Role
+from jackpot import services
+from jackpot.models import Bank
+from tests.factories import make_staff
+
+LEVELS = [
+    {
+        "level": "royal_flush",
+        "percent": 100,
+        "label_fr": "Quinte flush royale",
+        "label_en": "Royal flush",
+    },
+    {
+        "level": "straight_flush",
+        "percent": 10,
+        "label_fr": "Quinte flush",
+        "label_en": "Straight flush",
+    },
+]
+
+# A 1.00 wager sends 20 cents to the meter and 5 cents to the reserve; the meter starts at 100.00.
+DEFAULTS = {
+    "wager_cents": 100,
+    "reset_cents": 10_000,
+    "increment_rate_ppm": 200_000,
+    "hidden_rate_ppm": 50_000,
+    "cap_cents": None,
+    "levels": LEVELS,
+}
+
+_n = iter(range(1, 10**9))
+
+
+def make_bank(*, manager=None, opened: bool = True, slug: str | None = None, **params) -> Bank:
+    manager = manager or make_staff(Role.MANAGER)
+    bank = services.bank_create(
+        slug=slug or f"bank-{next(_n)}",
+        name="Progressive UTH",
+        manager=manager,
+        **{**DEFAULTS, **params},
+    )
+    if opened:
+        bank = services.bank_open(bank_id=bank.pk, actor=manager)
+    bank.refresh_from_db()
+    return bank
+
+
+def contribute(bank: Bank, dealer, *, ref: str, wagers: int = 1):
+    entry = services.bank_contribute(
+        bank_id=bank.pk,
+        reference=ref,
+        wager_count=wagers,
+        wager_cents=bank.wager_cents,
+        actor=dealer,
+    )
+    bank.refresh_from_db()
+    return entry
+
+
+def hit(
+    bank: Bank,
+    dealer,
+    *,
+    level: str = "royal_flush",
+    table: str = "UTH-1",
+    seat: int = 3,
+    ref: str = "",
+):
+    """Record a hit the way the tables layer does: lock, read the level's amount, record."""
+    from django.db import transaction
+
+    from jackpot.selectors import level_amount
+
+    with transaction.atomic():
+        locked = services.bank_for_update(bank.pk)
+        recorded = services.hit_record(
+            bank_id=bank.pk,
+            table_label=table,
+            seat=seat,
+            level=level,
+            amount_cents=level_amount(locked, level),
+            actor=dealer,
+            reference=ref,
+        )
+    bank.refresh_from_db()
+    return recorded
