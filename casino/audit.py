@@ -1,28 +1,34 @@
 """The audit log: append-only, each entry chained to the previous one by SHA-256.
 
 `audit()` is called inside the service's transaction, so an entry exists exactly when the
-change it records was committed. `verify_chain()` recomputes every hash and names the first
-entry that does not match.
+change it records was committed. `audit_many()` appends several at once (one lock, one read,
+one INSERT). `verify_chain()` recomputes every hash and names the first entry that does not
+match; a missing position is a deleted entry.
+
+Each entry has a `position` (1, 2, 3... with no gap), assigned under the chain's lock. The
+digest covers the position, not the database id, so an entry is inserted once, with its
+final hash: no row of the log is ever updated (PostgreSQL refuses it, migration 0004).
 """
 
 import hashlib
 import json
-import uuid
 
 from django.db import connection, transaction
 from django.utils import timezone
 
+from casino.bulk import insert_many
 from casino.clock import stamp
 from casino.models import AuditEntry
 
 GENESIS = "0" * 64
 # Any constant works; it only has to be the same for every writer of the chain.
 _ADVISORY_LOCK_KEY = 0x7A9151
+CHAIN_LOCK_KEY = _ADVISORY_LOCK_KEY
 
 
 def _digest(entry: AuditEntry) -> str:
     body = {
-        "id": entry.pk,
+        "position": entry.position,
         "created_at": entry.created_at.isoformat(),
         "actor": entry.actor_id,
         "code": entry.code,
@@ -45,34 +51,72 @@ def _subject_ref(subject) -> tuple[str, str]:
     return kind, str(getattr(subject, "pk", subject))
 
 
-def audit(*, actor, code: str, subject=None, data: dict | None = None) -> AuditEntry:
-    """Append one entry. Must run inside the transaction of the change it records."""
+def _actor_id(item: dict):
+    if "actor_id" in item:
+        return item["actor_id"]
+    return getattr(item.get("actor"), "pk", None)
+
+
+def chain_lock_held() -> bool:
+    """True when this transaction already holds the chain's lock (it has audited something).
+
+    Always False on SQLite, where the database lock serialises every writer anyway."""
+    if connection.vendor != "postgresql" or not connection.in_atomic_block:
+        return False
+    with connection.cursor() as cursor:
+        # A one-bigint advisory key shows in pg_locks as classid (high half), objid (low).
+        cursor.execute(
+            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'"
+            " AND pid = pg_backend_pid() AND granted AND classid = %s AND objid = %s"
+            " AND objsubid = 1)",
+            [CHAIN_LOCK_KEY >> 32, CHAIN_LOCK_KEY & 0xFFFFFFFF],
+        )
+        return cursor.fetchone()[0]
+
+
+def audit_many(entries: list[dict]) -> list[AuditEntry]:
+    """Append several entries, in order, in one INSERT. Each item takes the keywords of
+    `audit()` (`actor` or `actor_id`, `code`, `subject`, `data`). Must run inside the
+    transaction of the changes they record."""
     if not connection.in_atomic_block:
         raise RuntimeError("audit() must be called inside transaction.atomic()")
+    if not entries:
+        return []
     if connection.vendor == "postgresql":
-        # Serialises writers of the chain; released at commit.
+        # Serialises writers of the chain; released at commit. Positions are read and
+        # assigned under it, so they stay contiguous.
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_ADVISORY_LOCK_KEY])
-    last = AuditEntry.objects.order_by("-pk").only("hash").first()
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
+    last = AuditEntry.objects.order_by("-position").values_list("position", "hash").first()
+    position, previous = last if last else (0, GENESIS)
     now = timezone.now()
     gaming_date, shift = stamp(now)
-    subject_type, subject_id = _subject_ref(subject)
-    entry = AuditEntry.objects.create(
-        created_at=now,
-        actor=actor if getattr(actor, "pk", None) else None,
-        code=code,
-        subject_type=subject_type,
-        subject_id=subject_id,
-        data=json.loads(json.dumps(data or {}, default=str)),
-        gaming_date=gaming_date,
-        shift=shift,
-        prev_hash=last.hash if last else GENESIS,
-        # A unique placeholder: the digest needs the id the database is about to assign.
-        hash=f"pending-{uuid.uuid4().hex}",
-    )
-    entry.hash = _digest(entry)
-    AuditEntry.objects.filter(pk=entry.pk).update(_hash_write=True, hash=entry.hash)
-    return entry
+    rows = []
+    for item in entries:
+        subject_type, subject_id = _subject_ref(item.get("subject"))
+        position += 1
+        entry = AuditEntry(
+            created_at=now,
+            actor_id=_actor_id(item),
+            code=item["code"],
+            subject_type=subject_type,
+            subject_id=subject_id,
+            data=json.loads(json.dumps(item.get("data") or {}, default=str)),
+            gaming_date=gaming_date,
+            shift=shift,
+            position=position,
+            prev_hash=previous,
+        )
+        entry.hash = previous = _digest(entry)
+        rows.append(entry)
+    if connection.vendor == "postgresql":
+        return insert_many(rows, key="position")
+    return AuditEntry.objects.bulk_create(rows, _chained=True)
+
+
+def audit(*, actor, code: str, subject=None, data: dict | None = None) -> AuditEntry:
+    """Append one entry. Must run inside the transaction of the change it records."""
+    return audit_many([{"actor": actor, "code": code, "subject": subject, "data": data}])[0]
 
 
 class ChainBreak:
@@ -92,24 +136,24 @@ class ChainBreak:
 def find_break() -> ChainBreak | None:
     """Walk the chain; name the first entry whose hash or link is wrong, or a missing entry."""
     previous = GENESIS
-    previous_id = 0
-    for entry in AuditEntry.objects.order_by("pk").iterator(chunk_size=2000):
+    previous_id = previous_position = 0
+    for entry in AuditEntry.objects.order_by("position").iterator(chunk_size=2000):
+        if entry.position != previous_position + 1:
+            # Ids may have gaps without tampering (a rolled-back insert burns a sequence
+            # value); positions may not: they are assigned under the chain's lock.
+            reason = (
+                f"entries #{previous_id + 1} to #{entry.pk - 1} are missing (deleted): "
+                f"positions {previous_position + 1} to {entry.position - 1} are gone"
+            )
+            return ChainBreak(entry, entry.pk, entry.code, reason)
         if entry.prev_hash != previous:
-            # Ids may have gaps without tampering (a rolled-back insert burns a sequence value);
-            # a gap only matters with a broken link, and then it is the likely cause.
-            if entry.pk > previous_id + 1:
-                reason = (
-                    f"entries #{previous_id + 1} to #{entry.pk - 1} are missing "
-                    "(deleted): its previous-hash no longer matches the entry before it"
-                )
-            else:
-                reason = "its previous-hash does not match the hash of the entry before it"
+            reason = "its previous-hash does not match the hash of the entry before it"
             return ChainBreak(entry, entry.pk, entry.code, reason)
         if entry.hash != _digest(entry):
             return ChainBreak(
                 entry, entry.pk, entry.code, "its content no longer matches its hash (edited)"
             )
-        previous, previous_id = entry.hash, entry.pk
+        previous, previous_id, previous_position = entry.hash, entry.pk, entry.position
     return None
 
 

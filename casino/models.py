@@ -152,18 +152,18 @@ class AuditLogIsAppendOnly(Exception):
 
 
 class AuditEntryQuerySet(models.QuerySet):
-    # The only UPDATE allowed is the one audit() makes to fill in the hash of the row it has
-    # just inserted (its id is needed in the digest); it passes _hash_write=True.
-    def update(self, _hash_write: bool = False, **kwargs):
-        if not _hash_write or set(kwargs) != {"hash"}:
-            raise AuditLogIsAppendOnly("the audit log is append-only: entries cannot be changed")
-        return super().update(**kwargs)
+    # Entries are written only by casino.audit (audit(), audit_many()), hash included, in
+    # one INSERT: nothing ever updates a row, and PostgreSQL refuses it too (migration 0004).
+    def update(self, **kwargs):
+        raise AuditLogIsAppendOnly("the audit log is append-only: entries cannot be changed")
 
     def delete(self):
         raise AuditLogIsAppendOnly("the audit log is append-only: entries cannot be deleted")
 
-    def bulk_create(self, objs, *args, **kwargs):
-        raise AuditLogIsAppendOnly("audit entries are written one by one by casino.audit.audit()")
+    def bulk_create(self, objs, *args, _chained: bool = False, **kwargs):
+        if not _chained:
+            raise AuditLogIsAppendOnly("audit entries are written by casino.audit only")
+        return super().bulk_create(objs, *args, **kwargs)
 
     def bulk_update(self, objs, fields, batch_size=None):
         raise AuditLogIsAppendOnly("the audit log is append-only: entries cannot be changed")
@@ -190,6 +190,9 @@ class AuditEntry(models.Model):
     data = models.JSONField(_("data"), default=dict, blank=True)
     gaming_date = models.DateField(_("gaming date"), null=True, blank=True)
     shift = models.CharField(_("shift"), max_length=8, blank=True)
+    # 1, 2, 3... with no gap: a missing number is a deleted entry (casino.audit.find_break).
+    # It is in the digest instead of the id, so the hash is known before the INSERT.
+    position = models.PositiveBigIntegerField(_("position"), unique=True)
     prev_hash = models.CharField(_("previous hash"), max_length=64)
     hash = models.CharField(_("hash"), max_length=64, unique=True)
 

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from casino.admin_audit import AuditedModelAdmin
 from casino.errors import CasinoError
 from jackpot import services
+from jackpot.services._base import claim_new_bank
 from jackpot.models import (
     PARAMETER_FIELDS,
     Bank,
@@ -105,6 +106,9 @@ class BankAdmin(ServiceAdmin):
         return False  # a bank with a ledger is kept for the record
 
     def save_related(self, request, form, formsets, change):
+        if not change:
+            # Inserted by this request's transaction: bank_seed may lock it after the audit.
+            claim_new_bank(form.instance.pk)
         super().save_related(request, form, formsets, change)
         if not change:
             # The meter starts at the reset amount, written as the ledger's first line.

@@ -173,6 +173,75 @@ class MeterEntry(AppendOnlyModel):
         return f"{self.bank.slug}#{self.seq} {self.kind} {self.meter_delta_cents:+d}"
 
 
+class PendingContribution(models.Model):
+    """A contribution accepted from a table, waiting to be folded into the meter.
+
+    Writing one takes no lock, so tables never wait for each other; `services.bank_fold`
+    moves the waiting rows into the ledger under the bank lock, in id order, and sets
+    `entry`. Rows are never deleted: the unique (bank, reference) keeps a retried round
+    from counting twice, whenever the retry comes.
+    """
+
+    # No foreign-key constraint in the database for bank and actor: on PostgreSQL each check
+    # locks the referenced row (KEY SHARE) at commit, and every table at once would lock the
+    # same bank row, contending with the fold that updates it. The accepting INSERT selects
+    # the bank row itself (jackpot.services.ledger), banks and staff are never deleted, and
+    # the ledger line a row is folded into keeps both constraints.
+    bank = models.ForeignKey(
+        Bank,
+        on_delete=models.PROTECT,
+        related_name="pending",
+        db_constraint=False,
+        db_index=False,  # the unique (bank, reference) index starts with it
+    )
+    reference = models.CharField(max_length=120)  # the round's idempotency key
+    wager_count = models.IntegerField()
+    wager_cents = models.BigIntegerField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,  # one index less to write per contribution; never searched by actor
+    )
+    created_at = models.DateTimeField()
+    gaming_date = models.DateField(null=True, blank=True)
+    shift = models.CharField(max_length=8, blank=True)
+    entry = models.OneToOneField(
+        MeterEntry,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="pending",
+    )
+
+    class Meta:
+        ordering = ["bank", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["bank", "reference"], name="pending_contribution_reference_unique"
+            ),
+        ]
+        indexes = [
+            # The fold's question: which rows of this bank are still waiting?
+            models.Index(
+                fields=["bank", "id"],
+                condition=models.Q(entry__isnull=True),
+                name="pending_contribution_waiting",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        state = f"entry #{self.entry_id}" if self.entry_id else "waiting"
+        return f"{self.bank_id}/{self.reference} x{self.wager_count} ({state})"
+
+    @property
+    def folded(self) -> bool:
+        return self.entry_id is not None
+
+
 class Hit(models.Model):
     class State(models.TextChoices):
         PENDING = "pending", _("pending")

@@ -3,7 +3,7 @@
 from django.db.models import Count, F, Max, Q, Sum
 
 from jackpot.errors import BankNotFound, UnknownLevel
-from jackpot.models import Bank, Hit, MeterEntry, MeterReading
+from jackpot.models import Bank, Hit, MeterEntry, MeterReading, PendingContribution
 
 HIT_HISTORY = 25  # NY 9 NYCRR 5320.8(b): the last 25 hits
 
@@ -99,3 +99,8 @@ def ledger_totals(bank: Bank, *, upto_seq: int | None = None) -> dict[str, int]:
 
 def latest_reading(bank: Bank, **filters) -> MeterReading | None:
     return MeterReading.objects.filter(bank=bank, **filters).order_by("-taken_at", "-pk").first()
+
+
+def pending_count(bank: Bank) -> int:
+    """Contributions accepted but not folded into the meter yet (normally 0 or a few)."""
+    return PendingContribution.objects.filter(bank=bank, entry__isnull=True).count()

@@ -43,7 +43,11 @@ def feed_http(request, bank: str):
     cutoff = timezone.now() - dt.timedelta(seconds=SEEN_EVERY_SECONDS)
     if token.last_seen_at is None or token.last_seen_at < cutoff:
         display_tokens.display_seen(token_id=token.pk)
-    return JsonResponse(localize(snapshot(token.bank), token.language))
+    response = JsonResponse(localize(snapshot(token.bank), token.language))
+    # Browser-based signage players may poll from their own origin. No cookie is involved
+    # (the token is the credential), so any origin may read what its token allows.
+    response["Access-Control-Allow-Origin"] = "*"
+    return response
 
 
 @public

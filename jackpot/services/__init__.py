@@ -1,13 +1,16 @@
 """Every change to the progressive goes through one of these functions.
 
 Each checks the role and the legality first, then locks the bank row, writes the ledger and
-the audit log in one transaction, and tells the display feed only after commit. Each works
+the audit log in one transaction, and tells the display feed only after commit. A
+contribution is the exception to the lock: it is queued without one, then folded in batches
+(services.fold). Each works
 standalone or inside the caller's transaction (the tables layer settles a round, its
 contributions and its hits in one).
 """
 
 from jackpot.services._base import bank_for_update
 from jackpot.services.banks import bank_close, bank_create, bank_open, bank_seed
+from jackpot.services.fold import bank_fold
 from jackpot.services.hits import hit_pay, hit_record, hit_verify
 from jackpot.services.ledger import bank_adjust, bank_contribute, bank_reverse, split_contribution
 from jackpot.services.parameters import (
@@ -31,6 +34,7 @@ __all__ = [
     "bank_close",
     "bank_contribute",
     "bank_create",
+    "bank_fold",
     "bank_for_update",
     "bank_open",
     "bank_reconcile",

@@ -9,7 +9,7 @@ from casino.roles import Role, require_role
 from jackpot import feed
 from jackpot.errors import InvalidParameters
 from jackpot.models import Bank, MeterEntry
-from jackpot.services._base import When, bank_for_update, reset_to_seed, save_totals
+from jackpot.services._base import When, bank_for_update, claim_new_bank, reset_to_seed, save_totals
 from jackpot.services.parameters import apply_pending_change, validate_parameters
 
 
@@ -42,6 +42,7 @@ def bank_create(*, slug: str, name: str, manager, **params) -> Bank:
         raise InvalidParameters(_("the bank code %(slug)r is empty or taken") % {"slug": slug})
     with transaction.atomic():
         bank = Bank.objects.create(slug=slug, name=name, status=Bank.Status.CLOSED, **clean)
+        claim_new_bank(bank.pk)  # ours alone until commit: bank_seed may lock it after audit
         audit(
             actor=manager,
             code="jackpot.bank.created",

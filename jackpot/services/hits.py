@@ -24,7 +24,14 @@ from jackpot.errors import (
 )
 from jackpot.models import Bank, Hit, MeterEntry
 from jackpot.selectors import level_amount_cents
-from jackpot.services._base import When, append_entry, bank_for_update, reset_to_seed, save_totals
+from jackpot.services._base import (
+    When,
+    append_entry,
+    bank_for_update,
+    lock_bank,
+    reset_to_seed,
+    save_totals,
+)
 from jackpot.services.parameters import apply_pending_change
 
 
@@ -55,7 +62,8 @@ def hit_record(
             code="invalid_hit",
         )
     with transaction.atomic():
-        bank = bank_for_update(bank_id)
+        # Folds only if the caller has not locked the bank already: the amount was read then.
+        bank = lock_bank(bank_id, fold="first")
         if reference:
             again = Hit.objects.filter(bank=bank, reference=reference, seat=seat, level=level)
             if (existing := again.first()) is not None:

@@ -1,9 +1,14 @@
 """Money into and out of the meter: contributions, their reversal, approved adjustments."""
 
-from django.db import transaction
+import logging
+
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit
+from casino.clock import stamp
 from casino.roles import Role, require_role
 from jackpot import feed
 from jackpot.errors import (
@@ -16,7 +21,8 @@ from jackpot.errors import (
     TwoPeopleRequired,
     WrongContributionAmount,
 )
-from jackpot.models import PPM, Bank, MeterEntry
+from jackpot.models import PPM, Bank, MeterEntry, PendingContribution
+from jackpot.selectors import bank_get
 from jackpot.services._base import (
     When,
     append_entry,
@@ -24,100 +30,147 @@ from jackpot.services._base import (
     reset_to_seed,
     save_totals,
 )
+from jackpot.services.fold import fold, split_contribution  # noqa: F401  (re-exported)
+
+log = logging.getLogger("jackpot.fold")
+
+# One statement accepts a contribution: it checks that the bank exists, is open and takes
+# exactly this wager, and it counts a round once (the unique bank + reference), without any
+# lock. When it inserts nothing, the slow path says why.
+_ACCEPT = """
+INSERT INTO jackpot_pendingcontribution
+    (bank_id, reference, wager_count, wager_cents, actor_id, created_at, gaming_date, shift)
+SELECT id, %s, %s, %s, %s, %s, %s, %s FROM jackpot_bank
+WHERE id = %s AND status = 'open' AND wager_cents = %s
+ON CONFLICT (bank_id, reference) DO NOTHING
+RETURNING id
+"""
 
 
-def split_contribution(bank: Bank, wagered_cents: int) -> dict:
-    """How `wagered_cents` of progressive wagers move the meter, the overflow and the reserve.
-
-    Shares are computed in millionths of a cent; the whole cents move now and the remainder
-    is carried to the next contribution, so nothing is ever rounded away. Above the cap, the
-    meter's share goes to the overflow instead.
-    """
-    meter_total = wagered_cents * bank.increment_rate_ppm + bank.meter_carry_ppm
-    meter_share, meter_carry = divmod(meter_total, PPM)
-    reserve_total = wagered_cents * bank.hidden_rate_ppm + bank.reserve_carry_ppm
-    reserve_share, reserve_carry = divmod(reserve_total, PPM)
-    to_meter = meter_share
-    if bank.cap_cents is not None:
-        to_meter = max(0, min(meter_share, bank.cap_cents - bank.meter_cents))
-    return {
-        "meter": to_meter,
-        "overflow": meter_share - to_meter,
-        "reserve": reserve_share,
-        "meter_carry": meter_carry - bank.meter_carry_ppm,
-        "reserve_carry": reserve_carry - bank.reserve_carry_ppm,
-    }
+def _accept(*, bank_id, reference, wager_count, wager_cents, actor_id) -> int | None:
+    at = timezone.now()
+    gaming_date, shift = stamp(at)
+    ops = connection.ops
+    if getattr(settings, "JACKPOT_ASYNC_COMMIT", False) and connection.vendor == "postgresql":
+        if not connection.in_atomic_block:
+            with transaction.atomic():  # SET LOCAL needs a transaction of its own
+                return _accept(
+                    bank_id=bank_id,
+                    reference=reference,
+                    wager_count=wager_count,
+                    wager_cents=wager_cents,
+                    actor_id=actor_id,
+                )
+        with connection.cursor() as cursor:
+            # Opt-in (README): the commit returns before its WAL reaches the disk.
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _ACCEPT,
+            [
+                reference,
+                wager_count,
+                wager_cents,
+                actor_id,
+                ops.adapt_datetimefield_value(at),
+                ops.adapt_datefield_value(gaming_date),
+                shift,
+                bank_id,
+                wager_cents,
+            ],
+        )
+        row = cursor.fetchone()
+    return row[0] if row else None
 
 
 def bank_contribute(
     *, bank_id: int, reference: str, wager_count: int, wager_cents: int, actor
-) -> MeterEntry:
+) -> PendingContribution:
     """Progressive wagers locked at a table feed the meter (and the reserve).
 
-    `reference` is the round's idempotency key: the same call made again returns the entry
-    already written and counts nothing twice.
+    The contribution is written and committed first, with no lock (a PendingContribution),
+    then folded into the meter (services.fold): by this call, or by whoever holds the bank at
+    that moment, right after its commit. `.entry` of the returned row is its ledger line
+    once folded. `reference` is the round's idempotency key: the same call made again returns
+    the row already written and counts nothing twice; the same key with other figures raises
+    ContributionConflict. Inside the caller's transaction, everything commits with it.
     """
     require_role(actor, Role.DEALER, Role.SUPERVISOR)
     if not reference:
         raise JackpotError(
             _("a contribution needs the round's reference"), code="missing_reference"
         )
-    with transaction.atomic():
-        bank = bank_for_update(bank_id)
-        existing = (
-            MeterEntry.objects.filter(
-                bank=bank, kind=MeterEntry.Kind.CONTRIBUTION, reference=reference
+    for _attempt in range(3):
+        pending_id = None
+        if isinstance(wager_count, int) and wager_count >= 1:
+            pending_id = _accept(
+                bank_id=bank_id,
+                reference=reference,
+                wager_count=wager_count,
+                wager_cents=wager_cents,
+                actor_id=getattr(actor, "pk", None),
             )
-            .order_by()
-            .first()
-        )
+        if pending_id is not None:
+            try:
+                entry = fold(bank_id).get(pending_id)
+            except DatabaseError:
+                if connection.in_atomic_block:
+                    raise  # the caller's transaction is broken: it must know
+                # The contribution is accepted (committed); folding it failed for reasons
+                # that are not this table's: it waits for the next fold (services.fold).
+                log.exception("jackpot: fold of bank %s failed, rows left waiting", bank_id)
+                entry = None
+            return PendingContribution(
+                pk=pending_id,
+                bank_id=bank_id,
+                reference=reference,
+                wager_count=wager_count,
+                wager_cents=wager_cents,
+                actor=actor,
+                entry=entry,
+            )
+        existing = _refusal(bank_id, reference, wager_count, wager_cents)
         if existing is not None:
-            if (existing.wager_count, existing.wager_cents) != (wager_count, wager_cents):
-                raise ContributionConflict(
-                    _(
-                        "round %(ref)s already contributed %(n)s wager(s) of %(c)s cents; "
-                        "it cannot contribute a different amount"
-                    )
-                    % {"ref": reference, "n": existing.wager_count, "c": existing.wager_cents}
-                )
+            if not existing.folded:
+                fold(bank_id)
+                existing.refresh_from_db(fields=["entry"])
             return existing
-        if bank.status != Bank.Status.OPEN:
-            raise BankClosed(
-                _("the progressive %(bank)s is closed: take no progressive wagers")
-                % {"bank": bank.name}
-            )
-        if wager_cents != bank.wager_cents or wager_count < 1:
-            raise WrongContributionAmount(
+    raise JackpotError(  # the bank kept changing under us: let the table retry
+        _("the contribution of round %(ref)s could not be recorded: try again")
+        % {"ref": reference},
+        code="contribution_retry",
+    )
+
+
+def _refusal(bank_id, reference, wager_count, wager_cents) -> PendingContribution | None:
+    """Why nothing was inserted: a retry (returned), or the error to raise. None: the bank
+    changed between the insert and this look, try again."""
+    bank = bank_get(bank_id)
+    existing = PendingContribution.objects.filter(bank=bank, reference=reference).first()
+    if existing is not None:
+        if (existing.wager_count, existing.wager_cents) != (wager_count, wager_cents):
+            raise ContributionConflict(
                 _(
-                    "the progressive wager on %(bank)s is exactly %(w)s cents, on at least one "
-                    "seat (got %(n)s x %(c)s cents)"
+                    "round %(ref)s already contributed %(n)s wager(s) of %(c)s cents; "
+                    "it cannot contribute a different amount"
                 )
-                % {"bank": bank.name, "w": bank.wager_cents, "n": wager_count, "c": wager_cents}
+                % {"ref": reference, "n": existing.wager_count, "c": existing.wager_cents}
             )
-        wagered = wager_count * wager_cents
-        split = split_contribution(bank, wagered)
-        # Audit first: its stamp (time, gaming date, shift) is reused for the ledger line.
-        record = audit(
-            actor=actor,
-            code="jackpot.contribution.recorded",
-            subject=bank,
-            data={"seq": bank.ledger_seq + 1, "ref": reference, "wagers": wager_count, **split},
+        return existing
+    if bank.status != Bank.Status.OPEN:
+        raise BankClosed(
+            _("the progressive %(bank)s is closed: take no progressive wagers")
+            % {"bank": bank.name}
         )
-        entry = append_entry(
-            bank,
-            kind=MeterEntry.Kind.CONTRIBUTION,
-            when=When.of_audit(record),
-            actor=actor,
-            reference=reference,
-            wager_count=wager_count,
-            wager_cents=wager_cents,
-            **split,
+    if wager_cents != bank.wager_cents or not isinstance(wager_count, int) or wager_count < 1:
+        raise WrongContributionAmount(
+            _(
+                "the progressive wager on %(bank)s is exactly %(w)s cents, on at least one "
+                "seat (got %(n)s x %(c)s cents)"
+            )
+            % {"bank": bank.name, "w": bank.wager_cents, "n": wager_count, "c": wager_cents}
         )
-        bank.contributions_count += wager_count
-        bank.wagered_cents += wagered
-        save_totals(bank)
-        feed.announce_meter(bank)
-    return entry
+    return None
 
 
 def _undo_carry(delta_cents: int, carry_delta: int, carry_now: int) -> tuple[int, int]:

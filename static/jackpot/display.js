@@ -15,7 +15,7 @@ let currency = words.currency || "EUR";
 let money = makeFormat(currency);
 
 const levels = new Map(); // level code -> {el, amountEl, shown, from, target, startedAt}
-const state = { status: "closed", faulted: true, hitTimer: null };
+const state = { status: "closed", faulted: true, hitTimer: null, meterSeq: -1 };
 
 function makeFormat(code) {
   return new Intl.NumberFormat(language === "en" ? "en-GB" : "fr-FR", { style: "currency", currency: code });
@@ -103,6 +103,7 @@ function showHit(message) {
   hitEl.querySelector("[data-hit-table]").textContent = `${words.tableWord} ${message.table}`;
   hitEl.querySelector("[data-hit-amount]").textContent = formatCents(message.amount_cents);
   hitEl.dataset.level = message.level;
+  hitEl.dataset.seq = String(message.seq);
   updateHitNewAmount();
   hitEl.hidden = false;
   root.classList.add("is-hit");
@@ -111,8 +112,10 @@ function showHit(message) {
 }
 
 function updateHitNewAmount() {
-  if (hitEl.hidden && !hitEl.dataset.level) return;
-  const cents = levelAmount(hitEl.dataset.level);
+  if (!hitEl.dataset.level) return;
+  // The new amount is the one after the reset: wait for a meter newer than the hit.
+  const fresh = state.meterSeq > Number(hitEl.dataset.seq);
+  const cents = fresh ? levelAmount(hitEl.dataset.level) : null;
   hitEl.querySelector("[data-hit-new]").textContent = cents === null ? "" : `${words.newAmountWord} ${formatCents(cents)}`;
 }
 
@@ -130,10 +133,12 @@ function apply(message) {
         money = makeFormat(currency);
       }
       state.status = message.status;
+      state.meterSeq = message.seq;
       renderLevels(message.levels);
       setFault(message.status !== "open");
       break;
     case "meter":
+      state.meterSeq = message.seq;
       renderLevels(message.levels);
       updateHitNewAmount();
       break;

@@ -54,8 +54,8 @@ def project_application():
 
 
 class AsgiServer:
-    def __init__(self):
-        self.port = free_port()
+    def __init__(self, port: int | None = None):
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(
             project_application(),
@@ -88,6 +88,11 @@ class AsgiServer:
         if self.thread.is_alive():
             self.server.should_exit = True
             self.thread.join(timeout=10)
+
+    def restarted(self) -> "AsgiServer":
+        """Stop, then serve again on the same port (a deploy, a crash and restart)."""
+        self.stop()
+        return AsgiServer(self.port).start()
 
 
 @pytest.fixture

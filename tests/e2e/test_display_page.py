@@ -1,6 +1,9 @@
 """The jackpot display page in real Chromium, against a real ASGI server."""
 
+import time
+
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from jackpot.display_tokens import display_token_issue
 from tests.jackpot.display.support import commit_hit, commit_meter, commit_status, make_bank
@@ -54,6 +57,7 @@ def test_display_shows_the_amount_and_updates_without_overshooting(
     page.wait_for_selector("#jackpot-display [data-hit]:not([hidden])", timeout=5_000)
     assert plain(page.inner_text("[data-hit-table]")) == "Table UTH-3"
     assert plain(page.inner_text("[data-hit-amount]")) == "13 000,00 €"
+    assert plain(page.inner_text("[data-hit-new]")) == ""  # no new amount before the reset
     asgi_server.run_sync(commit_meter, bank, 1_000_000)
     page.wait_for_selector(f'{LEVEL}[data-shown-cents="1000000"]', timeout=5_000)
     assert plain(page.inner_text("[data-hit-new]")) == "Nouveau montant : 10 000,00 €"
@@ -86,3 +90,24 @@ def test_display_page_with_a_revoked_token_says_so(asgi_server, browser_page, fl
     response = browser_page.goto(url)
     assert response.status == 403
     assert browser_page.inner_text("h1") == "JACKPOT INDISPONIBLE / JACKPOT NOT AVAILABLE"
+
+
+def test_display_reconnects_by_itself_after_a_server_restart(asgi_server, browser_page, floor):
+    bank, url = floor
+    page = browser_page
+    page.goto(url)
+    page.wait_for_selector(f'{LEVEL}[data-shown-cents="1234567"]', timeout=10_000)
+    server = asgi_server.restarted()
+    try:
+        # Only a new socket can carry this change: the page must have reconnected.
+        deadline = time.monotonic() + 20
+        while True:
+            server.run_sync(commit_meter, bank, 1_250_000 + int(time.monotonic() * 10) % 1000)
+            try:
+                page.wait_for_selector(f"{LEVEL}[data-shown-cents^='125']", timeout=2_000)
+                break
+            except PlaywrightTimeout:
+                assert time.monotonic() < deadline, "the display did not reconnect"
+        assert page.get_attribute("#jackpot-display", "data-state") == "live"
+    finally:
+        server.stop()

@@ -48,7 +48,9 @@ def make_bank(*, manager=None, opened: bool = True, slug: str | None = None, **p
 
 
 def contribute(bank: Bank, dealer, *, ref: str, wagers: int = 1):
-    entry = services.bank_contribute(
+    """Contribute and return the ledger line it was folded into (one test thread: the call
+    always folds its own row)."""
+    pending = services.bank_contribute(
         bank_id=bank.pk,
         reference=ref,
         wager_count=wagers,
@@ -56,7 +58,8 @@ def contribute(bank: Bank, dealer, *, ref: str, wagers: int = 1):
         actor=dealer,
     )
     bank.refresh_from_db()
-    return entry
+    assert pending.entry is not None, "the contribution was not folded"
+    return pending.entry
 
 
 def hit(

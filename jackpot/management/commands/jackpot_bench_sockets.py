@@ -74,8 +74,10 @@ class Command(BaseCommand):
         raws = self._issue(sockets, run)
         rows = []
         try:
-            for _ in range(repeat):
-                for name in ["pubsub", "core"] if layer == "both" else [layer]:
+            for turn in range(repeat):
+                names = ["pubsub", "core"] if layer == "both" else [layer]
+                # Alternate which layer goes first: the first run of a series runs colder.
+                for name in names if turn % 2 == 0 else names[::-1]:
                     self.stdout.write(
                         f"\n== {LAYERS[name]}: {sockets} sockets, {commits} commits =="
                     )

@@ -22,6 +22,7 @@ def test_http_feed_returns_the_snapshot_with_a_query_token(client, display):
         "amount_cents": 123_456,
     }
     assert "no-cache" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
+    assert response["Access-Control-Allow-Origin"] == "*"  # browser-based signage players
 
 
 def test_http_feed_accepts_the_authorization_header(client, english_display):
@@ -138,3 +139,10 @@ def test_supervisor_cannot_revoke(client, display):
     client.force_login(make_staff(Role.SUPERVISOR))
     assert client.post(reverse("jackpot:display_revoke", args=[display[0].pk])).status_code == 403
     assert DisplayToken.objects.get(pk=display[0].pk).revoked_at is None
+
+
+def test_a_poll_costs_three_queries(client, display, django_assert_num_queries):
+    # Signage players poll this: token with its bank, the property's currency, recent hits.
+    client.get("/api/jackpot/grand/", {"token": display[1]})  # first poll also marks it seen
+    with django_assert_num_queries(3):
+        assert client.get("/api/jackpot/grand/", {"token": display[1]}).status_code == 200
