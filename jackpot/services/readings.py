@@ -13,25 +13,14 @@ from casino.roles import Role, require_role
 from jackpot.errors import JackpotError
 from jackpot.models import Bank, MeterReading, ReconciliationAlert
 from jackpot.selectors import bank_get, bank_ids, latest_reading, ledger_totals
-from jackpot.services._base import When
+from jackpot.services._base import TOTAL_FIELDS, When
 from jackpot.services.fold import bank_fold
 
 log = logging.getLogger("jackpot.reconciliation")
 
-# Cached on the bank, recomputed from the ledger by the reconciliation.
-RECONCILED_FIELDS = (
-    "meter_cents",
-    "reserve_cents",
-    "overflow_cents",
-    "meter_carry_ppm",
-    "reserve_carry_ppm",
-    "contributions_count",
-    "wagered_cents",
-    "hits_count",
-    "paid_total_cents",
-    "house_funded_cents",
-    "ledger_seq",
-)
+# Cached on the bank, recomputed from the ledger by the reconciliation (hit numbering is
+# not an amount the ledger sums).
+RECONCILED_FIELDS = tuple(field for field in TOTAL_FIELDS if field != "hit_seq")
 
 
 def meter_reading_take(*, bank_id: int, reason: str, actor=None, when: When | None = None):
