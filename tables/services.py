@@ -482,10 +482,12 @@ def dealer_rotate(
     assignment ends then; if the incoming dealer was dealing another table, that assignment
     ends too (the table they leave waits for its own relief)."""
     require_role(supervisor, *ASSIGNING_ROLES)
-    at = at or timezone.now()
     with transaction.atomic():
         table = _get_locked(Table, table_id, "table")
         dealer = _get_locked(Staff, dealer_id, "staff member")
+        # "Now" is read under the table's lock, so that two rotations racing for one table
+        # take it in the order they got the lock, never with a start before the other's.
+        at = at or timezone.now()
         outgoing = (
             DealerAssignment.objects.select_for_update()
             .filter(table=table, starts_at__lte=at)
