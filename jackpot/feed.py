@@ -17,7 +17,6 @@ import json
 import logging
 import os
 import threading
-from fractions import Fraction
 
 from asgiref.sync import async_to_sync
 from celery import shared_task
@@ -26,6 +25,7 @@ from django.conf import settings
 from django.db import transaction
 
 from jackpot.models import Bank, Hit
+from jackpot.selectors import level_amount_cents
 
 log = logging.getLogger(__name__)
 
@@ -44,11 +44,6 @@ def server_time(at: dt.datetime | None = None) -> str:
     return at.astimezone(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def level_amount(meter_cents: int, percent) -> int:
-    """A percentage tier shows `percent`% of the meter, rounded down to the cent."""
-    return int(meter_cents * Fraction(str(percent)) // 100)
-
-
 def bank_levels(bank: Bank) -> list[dict]:
     """Levels with both labels; `localize` picks one per display language."""
     return [
@@ -56,7 +51,7 @@ def bank_levels(bank: Bank) -> list[dict]:
             "level": lvl["level"],
             "label_fr": lvl.get("label_fr") or lvl["level"],
             "label_en": lvl.get("label_en") or lvl["level"],
-            "amount_cents": level_amount(bank.meter_cents, lvl.get("percent", 100)),
+            "amount_cents": level_amount_cents(bank.meter_cents, lvl.get("percent", 100)),
         }
         for lvl in bank.levels
     ]

@@ -9,6 +9,7 @@ from django.db import transaction
 
 from jackpot import feed
 from jackpot.models import Bank
+from jackpot.selectors import level_amount_cents
 from tests.factories import PropertyFactory
 from tests.jackpot.display.support import commit_hit, commit_meter, commit_status, make_bank
 
@@ -55,13 +56,13 @@ class Listener:
     [
         (1_234_567, 100, 1_234_567),
         (1_234_567, 10, 123_456),  # 123,456.7 cents rounds down
-        (1_234_567, 2.5, 30_864),  # 30,864.175 cents
+        (1_234_567, 25, 308_641),  # 308,641.75 cents
         (999, 10, 99),
         (0, 10, 0),
     ],
 )
 def test_a_tier_shows_its_percent_of_the_meter_rounded_down_to_the_cent(meter, percent, expected):
-    assert feed.level_amount(meter, percent) == expected
+    assert level_amount_cents(meter, percent) == expected
 
 
 def test_snapshot_carries_every_field_of_the_contract(bank):
