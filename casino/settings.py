@@ -179,6 +179,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "jackpot.tasks.reconcile_banks",
         "schedule": crontab(minute="*/15"),
     },
+    # Connected-display rows a dead server left behind; each is logged as a link fault.
+    "jackpot-display-connections-prune": {
+        "task": "jackpot.tasks.display_connections_prune",
+        "schedule": crontab(minute="*/5"),
+    },
 }
 
 LOGGING = {

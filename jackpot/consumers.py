@@ -9,13 +9,13 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from jackpot import display_tokens
+from jackpot.display_tokens import SEEN_EVERY_SECONDS
 from jackpot.feed import feed_group, localize, server_time, snapshot
 from jackpot.models import Bank
 
 CLOSE_BAD_REQUEST = 4400  # the client sent something: the feed is read-only
 CLOSE_REFUSED = 4403  # missing, unknown or revoked token
 CLOSE_NO_BANK = 4404  # unknown bank
-SEEN_EVERY_SECONDS = 60  # how often an open socket refreshes its token's last_seen_at
 
 
 def token_from_scope(scope) -> str | None:

@@ -3,12 +3,14 @@
 Only the SHA-256 of a token is stored; the token itself is shown once, when it is issued.
 """
 
+import datetime as dt
 import hashlib
 import secrets
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -18,6 +20,9 @@ from casino.roles import Role, require_role
 from jackpot.models import Bank, DisplayConnection, DisplayToken
 
 LANGUAGES = ("fr", "en")
+SEEN_EVERY_SECONDS = 60  # how often an open socket refreshes its token's last_seen_at
+# A connection whose token was not seen for this long belongs to a server that died.
+STALE_AFTER = dt.timedelta(seconds=3 * SEEN_EVERY_SECONDS)
 
 
 class DisplayRefused(CasinoError):
@@ -172,3 +177,33 @@ def display_seen(*, token_id: int) -> None:
 def display_disconnected(*, token_id: int, channel_name: str) -> None:
     DisplayConnection.objects.filter(channel_name=channel_name).delete()
     display_seen(token_id=token_id)
+
+
+def display_connections_prune(*, now: dt.datetime | None = None) -> int:
+    """Forget connections left behind by a server that died (its sockets never said goodbye).
+
+    Each one is a display that lost its link without the server hearing it close: the audit
+    log records it as a progressive communication fault (25 CFR 547.10), once.
+    """
+    cutoff = (now or timezone.now()) - STALE_AFTER
+    stale = list(
+        DisplayConnection.objects.select_related("token__bank")
+        .filter(connected_at__lt=cutoff)
+        .filter(Q(token__last_seen_at__isnull=True) | Q(token__last_seen_at__lt=cutoff))
+    )
+    for connection in stale:
+        with transaction.atomic():
+            deleted, _ = DisplayConnection.objects.filter(pk=connection.pk).delete()
+            if deleted:
+                audit(
+                    actor=None,
+                    code="jackpot.display.link_lost",
+                    subject=connection.token,
+                    data={
+                        "bank": connection.token.bank.slug,
+                        "display": connection.token.name,
+                        "connected_at": connection.connected_at,
+                        "last_seen_at": connection.token.last_seen_at,
+                    },
+                )
+    return len(stale)

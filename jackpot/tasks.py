@@ -4,7 +4,7 @@ casino/settings.py CELERY_BEAT_SCHEDULE)."""
 from celery import shared_task
 
 import jackpot.feed  # noqa: F401  (registers the feed's tasks in the worker)
-from jackpot import services
+from jackpot import display_tokens, services
 
 
 @shared_task(name="jackpot.tasks.meter_readings_periodic", ignore_result=True)
@@ -20,3 +20,8 @@ def meter_readings_shift_change() -> int:
 @shared_task(name="jackpot.tasks.reconcile_banks", ignore_result=True)
 def reconcile_banks() -> int:
     return len(services.banks_reconcile())
+
+
+@shared_task(name="jackpot.tasks.display_connections_prune", ignore_result=True)
+def display_connections_prune() -> int:
+    return display_tokens.display_connections_prune()

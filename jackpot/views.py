@@ -14,12 +14,9 @@ from casino.clock import current_property
 from casino.errors import CasinoError
 from casino.roles import Role, has_role
 from jackpot import display_tokens
-from jackpot.consumers import SEEN_EVERY_SECONDS
+from jackpot.display_tokens import SEEN_EVERY_SECONDS, STALE_AFTER
 from jackpot.feed import localize, snapshot
 from jackpot.models import Bank, DisplayConnection, DisplayToken
-
-# A connection whose token was not seen for this long belongs to a server that died.
-STALE_AFTER = dt.timedelta(seconds=3 * SEEN_EVERY_SECONDS)
 
 
 def _raw_token(request) -> str | None:

@@ -102,9 +102,11 @@ def test_the_beat_schedule_runs_readings_and_reconciliation():
         "jackpot.tasks.meter_readings_periodic",
         "jackpot.tasks.meter_readings_shift_change",
         "jackpot.tasks.reconcile_banks",
+        "jackpot.tasks.display_connections_prune",
     }
     assert by_task["jackpot.tasks.meter_readings_periodic"].minute == {0, 15, 30, 45}
     assert len(by_task["jackpot.tasks.meter_readings_shift_change"].minute) == 60
+    assert by_task["jackpot.tasks.display_connections_prune"].minute == set(range(0, 60, 5))
     for name in by_task:
         assert name in app.tasks
     assert "jackpot.feed.publish_meter" in app.tasks
