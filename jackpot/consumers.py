@@ -10,6 +10,7 @@ from django.conf import settings
 
 from jackpot import display_tokens
 from jackpot.display_tokens import SEEN_EVERY_SECONDS
+from jackpot.errors import BankNotFound
 from jackpot.feed import feed_group, localize, server_time, snapshot
 from jackpot.models import Bank
 
@@ -54,7 +55,7 @@ class DisplayFeedConsumer(AsyncJsonWebsocketConsumer):
             self.token = await database_sync_to_async(_open)(
                 slug, token_from_scope(self.scope), self.channel_name, str(client[0] or "")
             )
-        except display_tokens.DisplayBankUnknown:
+        except BankNotFound:
             return await self.close(code=CLOSE_NO_BANK)
         except display_tokens.DisplayRefused:
             return await self.close(code=CLOSE_REFUSED)

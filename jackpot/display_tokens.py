@@ -15,31 +15,15 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit
-from casino.errors import CasinoError, NotFound
+from casino.errors import NotFound
 from casino.roles import Role, require_role
+from jackpot.errors import BankNotFound, DisplayRefused, DisplayTokenInvalid
 from jackpot.models import Bank, DisplayConnection, DisplayToken
 
 LANGUAGES = ("fr", "en")
 SEEN_EVERY_SECONDS = 60  # how often an open socket refreshes its token's last_seen_at
 # A connection whose token was not seen for this long belongs to a server that died.
 STALE_AFTER = dt.timedelta(seconds=3 * SEEN_EVERY_SECONDS)
-
-
-class DisplayRefused(CasinoError):
-    """Missing, unknown or revoked token, or a token for another bank."""
-
-    code = "display_token_refused"
-    http_status = 403
-
-
-class DisplayBankUnknown(NotFound):
-    code = "bank_not_found"
-    http_status = 404
-
-
-class DisplayTokenInvalid(CasinoError):
-    code = "display_token_invalid"
-    http_status = 400
 
 
 def token_hash(raw: str) -> str:
@@ -51,7 +35,7 @@ def new_raw_token() -> str:
 
 
 def display_authorize(*, bank_slug: str, raw_token: str | None) -> DisplayToken:
-    """The token of a screen allowed to show `bank_slug`, or DisplayRefused / DisplayBankUnknown.
+    """The token of a screen allowed to show `bank_slug`, or DisplayRefused / BankNotFound.
 
     The token is checked first, so nobody learns which banks exist without a valid one.
     """
@@ -66,7 +50,7 @@ def display_authorize(*, bank_slug: str, raw_token: str | None) -> DisplayToken:
         raise DisplayRefused(str(_("This display token is unknown or has been revoked.")))
     if token.bank.slug != bank_slug:
         if not Bank.objects.filter(slug=bank_slug).exists():
-            raise DisplayBankUnknown(str(_("There is no progressive bank with this name.")))
+            raise BankNotFound(str(_("There is no progressive bank with this name.")))
         raise DisplayRefused(str(_("This display token is for another progressive bank.")))
     return token
 
@@ -93,7 +77,7 @@ def display_token_issue(
         raise DisplayTokenInvalid(str(_("The display language must be fr or en.")))
     bank = Bank.objects.filter(slug=bank_slug).first()
     if bank is None:
-        raise DisplayBankUnknown(str(_("There is no progressive bank with this name.")))
+        raise BankNotFound(str(_("There is no progressive bank with this name.")))
     raw = raw_token or new_raw_token()
     try:
         with transaction.atomic():

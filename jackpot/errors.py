@@ -86,3 +86,18 @@ class ParameterChangePending(JackpotError):
 
 class InvalidAdjustment(JackpotError):
     code = "invalid_adjustment"
+
+
+# The display feed: a screen whose credential or bank is wrong.
+
+
+class DisplayRefused(CasinoError):
+    """Missing, unknown or revoked token, or a token for another bank."""
+
+    code = "display_token_refused"
+    http_status = 403
+
+
+class DisplayTokenInvalid(CasinoError):
+    code = "display_token_invalid"
+    http_status = 400

@@ -6,6 +6,9 @@ A rule set or paytable version that a round used is shown read-only with a "new 
 button: the change is made on the family's next version, never on the used row.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -28,6 +31,9 @@ class VersionedAdmin(AuditedModelAdmin):
 
     change_form_template = "tables/admin/versioned_change_form.html"
     revisable_fields: tuple[str, ...] = ()
+    # Each subclass names the service that revises its versions and that service's id argument.
+    revise_service: Callable[..., Any]
+    revise_id_arg: str
 
     def get_readonly_fields(self, request, obj=None):
         fixed = ["version", "used_at", "created_at", "created_by"]
@@ -65,7 +71,8 @@ class VersionedAdmin(AuditedModelAdmin):
         ]
 
     def revise(self, request, obj, **changes):
-        raise NotImplementedError
+        """Change `obj`, or make its family's next version, through the model's service."""
+        return self.revise_service(**{self.revise_id_arg: obj.pk}, manager=request.user, **changes)
 
     def new_version_view(self, request, object_id):
         if request.method != "POST":
@@ -136,8 +143,8 @@ class PaytableAdmin(VersionedAdmin):
             fields = [*fields, "kind"]  # a family is one bet's table
         return fields
 
-    def revise(self, request, obj, **changes):
-        return services.paytable_revise(paytable_id=obj.pk, manager=request.user, **changes)
+    revise_service = staticmethod(services.paytable_revise)
+    revise_id_arg = "paytable_id"
 
 
 class RuleSetForm(forms.ModelForm):
@@ -163,8 +170,8 @@ class RuleSetAdmin(VersionedAdmin):
     revisable_fields = ENGINE_FIELDS
     list_select_related = ["blind_paytable", "trips_paytable"]
 
-    def revise(self, request, obj, **changes):
-        return services.ruleset_revise(ruleset_id=obj.pk, manager=request.user, **changes)
+    revise_service = staticmethod(services.ruleset_revise)
+    revise_id_arg = "ruleset_id"
 
     def get_urls(self):
         return [
