@@ -18,6 +18,8 @@ REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 if os.environ.get("PYTEST_XDIST_WORKER") and not os.environ.get("TOX_PARALLEL_ENV"):
     os.environ["TOX_PARALLEL_ENV"] = os.environ["PYTEST_XDIST_WORKER"]
 TEST_REDIS_URL = os.environ.get("REDIS_URL", "")
+# The browser the e2e tests drive (browsers that download themselves cannot be fetched here).
+CHROMIUM = "/usr/bin/chromium"
 
 
 def _missing(reason: str) -> None:
@@ -29,6 +31,8 @@ def _missing(reason: str) -> None:
 def pytest_runtest_setup(item):
     if item.get_closest_marker("postgres") and connection.vendor != "postgresql":
         _missing("needs PostgreSQL: set DATABASE_URL=postgres://...")
+    if item.get_closest_marker("e2e") and not os.path.exists(CHROMIUM):
+        _missing(f"needs Debian's chromium at {CHROMIUM}: apt-get install chromium")
     if item.get_closest_marker("redis"):
         if not TEST_REDIS_URL:
             _missing("needs Redis: set REDIS_URL=redis://...")

@@ -17,7 +17,8 @@ import uvicorn
 from asgiref.sync import sync_to_async
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
-CHROMIUM = "/usr/bin/chromium"
+from tests.conftest import CHROMIUM  # one place names the browser
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
