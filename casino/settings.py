@@ -106,6 +106,14 @@ LOGIN_URL = "casino:login"
 LOGIN_REDIRECT_URL = "tables:table_list"
 LOGOUT_REDIRECT_URL = "casino:login"
 
+# French decree option (arrêté du 14 mai 2007, art. 55-20): a table's maximum must be exactly
+# one of these multiples of its minimum, e.g. TABLES_MAX_TO_MIN_RATIOS=10,20,30; empty: any.
+TABLES_MAX_TO_MIN_RATIOS = tuple(
+    int(ratio)
+    for ratio in os.environ.get("TABLES_MAX_TO_MIN_RATIOS", "").split(",")
+    if ratio.strip()
+)
+
 # Three wrong PINs lock a PIN for this long, unless a supervisor unlocks it first.
 PIN_LOCKOUT_MINUTES = int(os.environ.get("PIN_LOCKOUT_MINUTES", "15"))
 # The cookie a tablet keeps its own language in (it belongs to the table, not the person).

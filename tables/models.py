@@ -354,7 +354,7 @@ ENGINE_FIELDS = (
 def limit_ratios() -> tuple[int, ...]:
     """Allowed maximum/minimum ratios, e.g. (10, 20, 30) under the French decree (art. 55-20);
     empty (the default) only asks that the maximum be at least the minimum."""
-    return tuple(getattr(settings, "TABLES_MAX_TO_MIN_RATIOS", ()) or ())
+    return tuple(settings.TABLES_MAX_TO_MIN_RATIOS)
 
 
 class Table(models.Model):
