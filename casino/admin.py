@@ -10,7 +10,7 @@ from django.contrib import admin
 from django.contrib.auth.hashers import make_password
 from django.utils.translation import gettext_lazy as _
 
-from casino.admin_audit import AuditedModelAdmin
+from casino.admin_audit import AuditedModelAdmin, ReadOnlyAdminMixin
 from casino.models import AuditEntry, Pit, Property, Shift, Staff
 
 
@@ -94,17 +94,8 @@ class StaffAdmin(AuditedModelAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["id", "created_at", "gaming_date", "shift", "code", "actor", "subject_type"]
     list_filter = ["code", "gaming_date", "shift"]
     search_fields = ["code", "subject_id"]
     readonly_fields = [f.name for f in AuditEntry._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

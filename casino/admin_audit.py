@@ -162,3 +162,17 @@ class AuditedModelAdmin(admin.ModelAdmin):
             subject=obj,
             data={"object": str(obj), "values": snapshot(obj)},
         )
+
+
+class ReadOnlyAdminMixin:
+    """For records only services write (the audit log, the ledger, readings, connections):
+    listed and read in the admin, never added, edited or deleted there."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

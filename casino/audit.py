@@ -22,8 +22,14 @@ from casino.models import AuditEntry
 
 GENESIS = "0" * 64
 # Any constant works; it only has to be the same for every writer of the chain.
-_ADVISORY_LOCK_KEY = 0x7A9151
-CHAIN_LOCK_KEY = _ADVISORY_LOCK_KEY
+CHAIN_LOCK_KEY = 0x7A9151
+# "This transaction holds the chain's lock", for a SELECT list (PostgreSQL): a one-bigint
+# advisory key shows in pg_locks as classid (high half) and objid (low half).
+CHAIN_LOCK_HELD_SQL = (
+    "EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()"
+    " AND granted AND classid = %s AND objid = %s AND objsubid = 1)"
+)
+CHAIN_LOCK_HELD_PARAMS = [CHAIN_LOCK_KEY >> 32, CHAIN_LOCK_KEY & 0xFFFFFFFF]
 
 
 def _digest(entry: AuditEntry) -> str:
@@ -55,23 +61,6 @@ def _actor_id(item: dict):
     if "actor_id" in item:
         return item["actor_id"]
     return getattr(item.get("actor"), "pk", None)
-
-
-def chain_lock_held() -> bool:
-    """True when this transaction already holds the chain's lock (it has audited something).
-
-    Always False on SQLite, where the database lock serialises every writer anyway."""
-    if connection.vendor != "postgresql" or not connection.in_atomic_block:
-        return False
-    with connection.cursor() as cursor:
-        # A one-bigint advisory key shows in pg_locks as classid (high half), objid (low).
-        cursor.execute(
-            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'"
-            " AND pid = pg_backend_pid() AND granted AND classid = %s AND objid = %s"
-            " AND objsubid = 1)",
-            [CHAIN_LOCK_KEY >> 32, CHAIN_LOCK_KEY & 0xFFFFFFFF],
-        )
-        return cursor.fetchone()[0]
 
 
 def audit_many(entries: list[dict]) -> list[AuditEntry]:

@@ -11,7 +11,7 @@ from django.contrib import admin, messages
 from django.http import HttpResponseRedirect
 from django.utils.translation import gettext_lazy as _
 
-from casino.admin_audit import AuditedModelAdmin
+from casino.admin_audit import AuditedModelAdmin, ReadOnlyAdminMixin
 from casino.errors import CasinoError
 from jackpot import services
 from jackpot.services._base import claim_new_bank
@@ -50,17 +50,8 @@ class ServiceAdmin(AuditedModelAdmin):
             return HttpResponseRedirect(request.get_full_path())
 
 
-class ReadOnlyAdmin(ServiceAdmin):
+class ReadOnlyAdmin(ReadOnlyAdminMixin, ServiceAdmin):
     """Records written only by services: listed and read, never added, edited or deleted."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class BankForm(forms.ModelForm):

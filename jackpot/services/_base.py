@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from casino.audit import _ADVISORY_LOCK_KEY as AUDIT_CHAIN_LOCK
+from casino.audit import CHAIN_LOCK_HELD_PARAMS, CHAIN_LOCK_HELD_SQL
 from casino.clock import stamp
 from jackpot.errors import BankNotFound
 from jackpot.models import Bank, MeterEntry
@@ -100,10 +100,7 @@ def _held_by_this_transaction() -> dict:
     to the next transaction."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT pg_current_xact_id()::text, EXISTS (SELECT 1 FROM pg_locks"
-            " WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted"
-            " AND classid = %s AND objid = %s AND objsubid = 1)",
-            [AUDIT_CHAIN_LOCK >> 32, AUDIT_CHAIN_LOCK & 0xFFFFFFFF],
+            f"SELECT pg_current_xact_id()::text, {CHAIN_LOCK_HELD_SQL}", CHAIN_LOCK_HELD_PARAMS
         )
         xid, chain = cursor.fetchone()
     known = getattr(connection, "jackpot_held_banks", None)

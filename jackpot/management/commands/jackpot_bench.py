@@ -172,6 +172,7 @@ class Command(BaseCommand):
     def _report(self, bank, writers, per_writer, elapsed, writers_done, drained):
         from jackpot.models import MeterEntry, PendingContribution
         from jackpot.selectors import ledger_totals
+        from jackpot.services.readings import RECONCILED_FIELDS
 
         total = writers * per_writer
         wagers = sum(wagers_for(w, i) for w in range(writers) for i in range(per_writer))
@@ -194,17 +195,7 @@ class Command(BaseCommand):
         linked = queued.filter(entry__kind=MeterEntry.Kind.CONTRIBUTION).count()
         all_folded = waiting == 0 and linked == queued.count() == total
         exact = all(getattr(bank, k) == v for k, v in expected.items()) and entries == total
-        cached_fields = [
-            "meter_cents",
-            "reserve_cents",
-            "overflow_cents",
-            "meter_carry_ppm",
-            "reserve_carry_ppm",
-            "contributions_count",
-            "wagered_cents",
-            "ledger_seq",
-        ]
-        matches = all(ledger[k] == getattr(bank, k) for k in cached_fields)
+        matches = all(ledger[k] == getattr(bank, k) for k in RECONCILED_FIELDS)
         folded = min(entries, linked)  # only what is on the meter counts
         rate = folded / elapsed if elapsed else 0.0
 
