@@ -3,21 +3,17 @@
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from casino.models import Staff
 from tables.models import DealerAssignment, RuleSet, Table
 
 
-def _covering(at: dt.datetime) -> Q:
-    return Q(starts_at__lte=at) & (Q(ends_at__isnull=True) | Q(ends_at__gt=at))
-
-
 def current_assignment(table: Table, at: dt.datetime | None = None) -> DealerAssignment | None:
     at = at or timezone.now()
     return (
-        DealerAssignment.objects.filter(_covering(at), table=table).select_related("dealer").first()
+        DealerAssignment.objects.covering(at).filter(table=table).select_related("dealer").first()
     )
 
 
@@ -33,9 +29,7 @@ def dealer_current_table(dealer, at: dt.datetime | None = None) -> Table | None:
         return None
     at = at or timezone.now()
     assignment = (
-        DealerAssignment.objects.filter(_covering(at), dealer=dealer)
-        .select_related("table")
-        .first()
+        DealerAssignment.objects.covering(at).filter(dealer=dealer).select_related("table").first()
     )
     return assignment.table if assignment else None
 
@@ -73,9 +67,7 @@ class FloorTable:
 
 def with_current_assignment(tables, at: dt.datetime | None = None):
     """`tables` with `current_assignments` (a list of at most one) fetched in one query."""
-    current = DealerAssignment.objects.filter(_covering(at or timezone.now())).select_related(
-        "dealer"
-    )
+    current = DealerAssignment.objects.covering(at or timezone.now()).select_related("dealer")
     return tables.prefetch_related(
         Prefetch("assignments", queryset=current, to_attr="current_assignments")
     )

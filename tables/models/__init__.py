@@ -1,0 +1,35 @@
+"""The tables app's models, one module per subject: configuration (rule sets and paytables,
+versioned), floor (tables and dealer assignments), rounds (rounds, their events and their
+settlement lines)."""
+
+from tables.models.configuration import (
+    ENGINE_FIELDS,
+    Paytable,
+    RuleSet,
+    VersionedRecord,
+    default_preflop_multiples,  # the migrations name it here
+    engine_check,
+)
+from tables.models.floor import (
+    MAX_SEATS,
+    AssignmentQuerySet,
+    DealerAssignment,
+    Table,
+    assignment_conflict,
+    limit_ratios,
+)
+
+__all__ = [
+    "ENGINE_FIELDS",
+    "MAX_SEATS",
+    "AssignmentQuerySet",
+    "DealerAssignment",
+    "Paytable",
+    "RuleSet",
+    "Table",
+    "VersionedRecord",
+    "assignment_conflict",
+    "default_preflop_multiples",
+    "engine_check",
+    "limit_ratios",
+]

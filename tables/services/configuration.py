@@ -1,0 +1,218 @@
+"""Paytables and rule sets, versioned: created, revised (a used version never changes: the
+change becomes the next version), deployed to the tables, marked used by the first round.
+
+Managers configure; every change is audited in its transaction.
+"""
+
+import datetime as dt
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from casino.audit import audit
+from casino.models import Staff
+from casino.roles import Role, require_role
+from tables.errors import ConfigurationRefused
+from tables.models import ENGINE_FIELDS, Paytable, RuleSet, Table
+from tables.services._base import UNSET, get_locked, validate, values
+from tables.services.floor import table_configure
+
+RULESET_FIELDS = tuple(
+    f"{name}_id" if name.endswith("paytable") else name for name in ENGINE_FIELDS
+)
+
+
+# Paytables and rule sets (versioned) ----------------------------------------------------------
+
+
+def _next_version(model, name: str) -> int:
+    return (model.objects.filter(name=name).aggregate(top=Max("version"))["top"] or 0) + 1
+
+
+def paytable_create(
+    *, manager: Staff, kind: str, name: str, preset: str = "", lines: dict | None = None
+) -> Paytable:
+    """Version 1 of a new paytable: an engine preset ("A".."D") or explicit lines."""
+    require_role(manager, Role.MANAGER)
+    with transaction.atomic():
+        paytable = Paytable(
+            kind=kind, name=name, preset=preset, lines=lines or {}, created_by=manager
+        )
+        validate(paytable)
+        paytable.save()
+        audit(
+            actor=manager,
+            code="tables.paytable.created",
+            subject=paytable,
+            data={"name": name, "version": 1, "kind": kind, "value": paytable.engine_value()},
+        )
+    return paytable
+
+
+def paytable_revise(
+    *,
+    paytable_id: int,
+    manager: Staff,
+    preset: str = UNSET,
+    lines: dict = UNSET,
+    new_version: bool = False,
+) -> Paytable:
+    """Change a paytable. A version a round used is never touched: the change becomes the
+    family's next version (returned); an unused one is changed in place unless
+    `new_version` asks for a new one anyway."""
+    require_role(manager, Role.MANAGER)
+    with transaction.atomic():
+        current = get_locked(Paytable, paytable_id, "paytable")
+        before = {"preset": current.preset, "lines": current.lines}
+        if current.is_used or new_version:
+            target = Paytable(
+                kind=current.kind,
+                name=current.name,
+                version=_next_version(Paytable, current.name),
+                preset=current.preset,
+                lines=dict(current.lines),
+                created_by=manager,
+            )
+        else:
+            target = current
+        if preset is not UNSET:
+            target.preset = preset
+            target.lines = {}  # a preset brings its own lines (see Paytable.clean)
+        if lines is not UNSET:
+            target.lines = lines
+        validate(target)
+        target.save()
+        audit(
+            actor=manager,
+            code="tables.paytable.versioned"
+            if target is not current
+            else "tables.paytable.revised",
+            subject=target,
+            data={
+                "name": target.name,
+                "from_version": current.version,
+                "version": target.version,
+                "before": before,
+                "after": {"preset": target.preset, "lines": target.lines},
+            },
+        )
+    return target
+
+
+def ruleset_create(*, manager: Staff, name: str, **rules: Any) -> RuleSet:
+    """Version 1 of a new rule set. `rules` are RuleSet fields (`blind_paytable_id`, ...)."""
+    require_role(manager, Role.MANAGER)
+    unknown = set(rules) - set(RULESET_FIELDS)
+    if unknown:
+        raise ConfigurationRefused(f"unknown rule set fields: {', '.join(sorted(unknown))}")
+    with transaction.atomic():
+        ruleset = RuleSet(name=name, created_by=manager, **rules)
+        validate(ruleset)
+        ruleset.save()
+        audit(
+            actor=manager,
+            code="tables.ruleset.created",
+            subject=ruleset,
+            data={"name": name, "version": 1, "rules": ruleset.engine_rules()},
+        )
+    return ruleset
+
+
+def ruleset_revise(
+    *, ruleset_id: int, manager: Staff, new_version: bool = False, **changes: Any
+) -> RuleSet:
+    """Change a rule set. A version a round used is never touched: the change becomes the
+    family's next version (returned), to which tables are then moved with `table_configure`;
+    an unused version is changed in place unless `new_version` asks for a new one."""
+    require_role(manager, Role.MANAGER)
+    unknown = set(changes) - set(RULESET_FIELDS)
+    if unknown:
+        raise ConfigurationRefused(f"unknown rule set fields: {', '.join(sorted(unknown))}")
+    with transaction.atomic():
+        current = get_locked(RuleSet, ruleset_id, "rule set")
+        before = current.engine_rules()
+        if current.is_used or new_version:
+            target = RuleSet(
+                name=current.name,
+                version=_next_version(RuleSet, current.name),
+                created_by=manager,
+                **values(current, RULESET_FIELDS),
+            )
+        else:
+            target = current
+        for field, value in changes.items():
+            setattr(target, field, value)
+        validate(target)
+        target.save()
+        audit(
+            actor=manager,
+            code="tables.ruleset.versioned" if target is not current else "tables.ruleset.revised",
+            subject=target,
+            data={
+                "name": target.name,
+                "from_version": current.version,
+                "version": target.version,
+                "before": before,
+                "after": target.engine_rules(),
+            },
+        )
+    return target
+
+
+def ruleset_deploy(*, ruleset_id: int, manager: Staff) -> tuple[list[Table], list[Table]]:
+    """Move the family's tables from its other versions to this one: every closed table
+    moves now; open tables stay where they are (returned second) until they close."""
+    require_role(manager, Role.MANAGER)
+    with transaction.atomic():
+        ruleset = get_locked(RuleSet, ruleset_id, "rule set")
+        others = (
+            Table.objects.filter(ruleset__name=ruleset.name)
+            .exclude(ruleset=ruleset)
+            .order_by("name")
+        )
+        moved, still_open = [], []
+        for table in others:
+            if table.is_open:
+                still_open.append(table)
+                continue
+            moved.append(table_configure(table_id=table.pk, manager=manager, ruleset_id=ruleset.pk))
+    return moved, still_open
+
+
+def ruleset_mark_used(*, ruleset_id: int, at: dt.datetime | None = None) -> RuleSet:
+    """Called by the round that first deals under a rule set version, inside its transaction:
+    from then on the version and its paytables are frozen (a change makes a new version)."""
+    at = at or timezone.now()
+    # Every round calls this: once the version is used, answer without taking the row lock,
+    # so that the tables sharing a rule set never wait on each other.
+    already = RuleSet.objects.filter(pk=ruleset_id, used_at__isnull=False).first()
+    if already is not None:
+        return already
+    with transaction.atomic():
+        ruleset = get_locked(RuleSet, ruleset_id, "rule set")
+        if ruleset.is_used:
+            return ruleset
+        paytable_ids = [
+            pk
+            for pk in (
+                ruleset.blind_paytable_id,
+                ruleset.trips_paytable_id,
+                ruleset.progressive_paytable_id,
+                ruleset.envy_paytable_id,
+            )
+            if pk is not None
+        ]
+        # update() on purpose: the model's save() refuses to touch a used row, and these
+        # rows only go from unused to used here.
+        Paytable.objects.filter(pk__in=paytable_ids, used_at__isnull=True).update(used_at=at)
+        RuleSet.objects.filter(pk=ruleset.pk).update(used_at=at)
+        ruleset.used_at = at
+        audit(
+            actor=None,
+            code="tables.ruleset.used",
+            subject=ruleset,
+            data={"name": ruleset.name, "version": ruleset.version, "paytables": paytable_ids},
+        )
+    return ruleset

@@ -1,0 +1,273 @@
+"""Tables and dealer assignments: opening and closing, configuring, who deals where.
+
+Each service checks the actor's role and the change's legality first, then changes rows in
+one transaction under `select_for_update`, and writes the audit log in that transaction.
+Managers configure tables; supervisors open and close them and assign dealers.
+"""
+
+import datetime as dt
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from casino.audit import audit
+from casino.models import Staff
+from casino.roles import Role, has_role, require_role
+from tables.errors import AssignmentRefused, IllegalTransition
+from tables.models import DealerAssignment, Table, assignment_conflict
+from tables.services._base import UNSET, get_locked, validate, values
+
+TABLE_FIELDS = ("name", "pit_id", "seats", "min_bet_cents", "max_bet_cents", "bank_id")
+
+
+# Tables -------------------------------------------------------------------------------------
+
+
+def table_create(
+    *,
+    manager: Staff,
+    name: str,
+    pit_id: int,
+    min_bet_cents: int,
+    max_bet_cents: int,
+    ruleset_id: int,
+    seats: int = 7,
+    bank_id: int | None = None,
+) -> Table:
+    """A new table, closed until a supervisor opens it."""
+    require_role(manager, Role.MANAGER)
+    with transaction.atomic():
+        table = Table(
+            name=name,
+            pit_id=pit_id,
+            seats=seats,
+            min_bet_cents=min_bet_cents,
+            max_bet_cents=max_bet_cents,
+            ruleset_id=ruleset_id,
+            bank_id=bank_id,
+        )
+        validate(table)
+        table.save()
+        audit(
+            actor=manager,
+            code="tables.table.created",
+            subject=table,
+            data=values(table, (*TABLE_FIELDS, "ruleset_id")),
+        )
+    return table
+
+
+# The players at an open table play by the rules posted when it opened, and a round in
+# progress must contribute to the bank it started with.
+FROZEN_WHILE_OPEN = {"ruleset_id": "rule set", "bank_id": "progressive bank"}
+
+
+def table_configure(
+    *,
+    table_id: int,
+    manager: Staff,
+    name: str = UNSET,
+    pit_id: int = UNSET,
+    seats: int = UNSET,
+    min_bet_cents: int = UNSET,
+    max_bet_cents: int = UNSET,
+    bank_id: int | None = UNSET,
+    ruleset_id: int = UNSET,
+) -> Table:
+    """Change a table's name, pit, seats, limits, bank or rule set version.
+
+    The rule set and the bank change only while the table is closed (see FROZEN_WHILE_OPEN)."""
+    require_role(manager, Role.MANAGER)
+    changes = {
+        k: v
+        for k, v in {
+            "name": name,
+            "pit_id": pit_id,
+            "seats": seats,
+            "min_bet_cents": min_bet_cents,
+            "max_bet_cents": max_bet_cents,
+            "bank_id": bank_id,
+            "ruleset_id": ruleset_id,
+        }.items()
+        if v is not UNSET
+    }
+    with transaction.atomic():
+        table = get_locked(Table, table_id, "table")
+        before = values(table, changes)
+        frozen = [f for f in FROZEN_WHILE_OPEN if f in changes and changes[f] != before[f]]
+        if frozen and table.is_open:
+            raise IllegalTransition(
+                f"{table} is open: close it before changing its "
+                + " or ".join(FROZEN_WHILE_OPEN[f] for f in frozen)
+            )
+        for field, value in changes.items():
+            setattr(table, field, value)
+        validate(table)
+        table.save()
+        audit(
+            actor=manager,
+            code="tables.table.configured",
+            subject=table,
+            data={"before": before, "after": values(table, changes)},
+        )
+    return table
+
+
+def _table_set_status(*, table_id: int, supervisor: Staff, to: str, code: str) -> Table:
+    require_role(supervisor, Role.SUPERVISOR)
+    with transaction.atomic():
+        table = get_locked(Table, table_id, "table")
+        if table.status == to:
+            raise IllegalTransition(f"{table} is already {table.get_status_display()}")
+        table.status = to
+        table.status_changed_at = timezone.now()
+        table.save(update_fields=["status", "status_changed_at"])
+        audit(actor=supervisor, code=code, subject=table, data={"status": to})
+    return table
+
+
+def table_open(*, table_id: int, supervisor: Staff) -> Table:
+    return _table_set_status(
+        table_id=table_id, supervisor=supervisor, to=Table.Status.OPEN, code="tables.table.opened"
+    )
+
+
+def table_close(*, table_id: int, supervisor: Staff) -> Table:
+    return _table_set_status(
+        table_id=table_id,
+        supervisor=supervisor,
+        to=Table.Status.CLOSED,
+        code="tables.table.closed",
+    )
+
+
+# Dealer assignments --------------------------------------------------------------------------
+
+# The floor supervisor runs the rotations; the games manager may plan them too (in the admin).
+ASSIGNING_ROLES = (Role.SUPERVISOR, Role.MANAGER)
+
+
+def _check_free(*, table, dealer, starts_at, ends_at, ignore: tuple[int, ...] = ()) -> None:
+    problem = assignment_conflict(
+        dealer=dealer, table=table, starts_at=starts_at, ends_at=ends_at, ignore=ignore
+    )
+    if problem:
+        raise AssignmentRefused(str(problem))
+
+
+def _save_assignment(assignment: DealerAssignment) -> None:
+    try:
+        with transaction.atomic():
+            assignment.save()
+    except IntegrityError as exc:  # a concurrent rotation won the race
+        raise AssignmentRefused(
+            f"{assignment.dealer} or {assignment.table} was just assigned by someone else"
+        ) from exc
+
+
+def assignment_create(
+    *,
+    table_id: int,
+    dealer_id: int,
+    supervisor: Staff,
+    starts_at: dt.datetime | None = None,
+    ends_at: dt.datetime | None = None,
+) -> DealerAssignment:
+    """Assign a dealer to a table for a period (open-ended when `ends_at` is None)."""
+    require_role(supervisor, *ASSIGNING_ROLES)
+    starts_at = starts_at or timezone.now()
+    with transaction.atomic():
+        # Lock order, everywhere: table, then dealer.
+        table = get_locked(Table, table_id, "table")
+        dealer = get_locked(Staff, dealer_id, "staff member")
+        _check_free(table=table, dealer=dealer, starts_at=starts_at, ends_at=ends_at)
+        assignment = DealerAssignment(
+            dealer=dealer,
+            table=table,
+            starts_at=starts_at,
+            ends_at=ends_at,
+            assigned_by=supervisor,
+        )
+        _save_assignment(assignment)
+        audit(
+            actor=supervisor,
+            code="tables.assignment.created",
+            subject=assignment,
+            data={"table": table.pk, "dealer": dealer.pk, "from": starts_at, "until": ends_at},
+        )
+    return assignment
+
+
+def _end(assignment: DealerAssignment, at: dt.datetime) -> None:
+    if at <= assignment.starts_at:
+        raise AssignmentRefused(
+            f"{assignment} starts at {assignment.starts_at:%Y-%m-%d %H:%M}: it cannot end before"
+        )
+    assignment.ends_at = at
+    assignment.save(update_fields=["ends_at"])
+
+
+def assignment_end(
+    *, assignment_id: int, supervisor: Staff, at: dt.datetime | None = None
+) -> DealerAssignment:
+    """The dealer leaves the table (a break, the end of the shift)."""
+    require_role(supervisor, *ASSIGNING_ROLES)
+    at = at or timezone.now()
+    with transaction.atomic():
+        assignment = get_locked(DealerAssignment, assignment_id, "assignment")
+        if assignment.ends_at is not None and assignment.ends_at <= at:
+            raise IllegalTransition(f"{assignment} already ended")
+        _end(assignment, at)
+        audit(
+            actor=supervisor,
+            code="tables.assignment.ended",
+            subject=assignment,
+            data={"table": assignment.table_id, "dealer": assignment.dealer_id, "at": at},
+        )
+    return assignment
+
+
+def dealer_rotate(
+    *, table_id: int, dealer_id: int, supervisor: Staff, at: dt.datetime | None = None
+) -> DealerAssignment:
+    """A rotation: `dealer` takes over the table at `at` (default now). The outgoing dealer's
+    assignment ends then; if the incoming dealer was dealing another table, that assignment
+    ends too (the table they leave waits for its own relief)."""
+    require_role(supervisor, *ASSIGNING_ROLES)
+    with transaction.atomic():
+        table = get_locked(Table, table_id, "table")
+        dealer = get_locked(Staff, dealer_id, "staff member")
+        # "Now" is read under the table's lock, so that two rotations racing for one table
+        # take it in the order they got the lock, never with a start before the other's.
+        at = at or timezone.now()
+        outgoing = (
+            DealerAssignment.objects.select_for_update().covering(at).filter(table=table).first()
+        )
+        if not has_role(dealer, Role.DEALER):
+            raise AssignmentRefused(f"{dealer} does not hold the dealer role and cannot deal")
+        if outgoing is not None and outgoing.dealer_id == dealer.pk:
+            raise AssignmentRefused(f"{dealer} is already dealing {table}")
+        left = (
+            DealerAssignment.objects.select_for_update().covering(at).filter(dealer=dealer).first()
+        )
+        ended = [a for a in (outgoing, left) if a is not None]
+        for assignment in ended:
+            _end(assignment, at)
+        _check_free(table=table, dealer=dealer, starts_at=at, ends_at=None)
+        incoming = DealerAssignment(
+            dealer=dealer, table=table, starts_at=at, assigned_by=supervisor
+        )
+        _save_assignment(incoming)
+        audit(
+            actor=supervisor,
+            code="tables.dealer.rotated",
+            subject=incoming,
+            data={
+                "table": table.pk,
+                "at": at,
+                "incoming": dealer.pk,
+                "outgoing": outgoing.dealer_id if outgoing else None,
+                "left_table": left.table_id if left else None,
+            },
+        )
+    return incoming
