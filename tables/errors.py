@@ -41,3 +41,49 @@ class AssignmentRefused(TablesError):
 
     code = "assignment_refused"
     http_status = 409
+
+
+# Rounds at the table (spec/round-api.md): each code is part of the API's contract.
+
+
+class RoundRefused(TablesError):
+    """A step the engine or the table's limits refuse; `code` is the engine's where it spoke,
+    `field` the input it names."""
+
+    code = "refused"
+
+    def __init__(self, message: str, *, code: str | None = None, field: str | None = None):
+        super().__init__(message, code=code)
+        self.field = field
+
+    def as_json(self) -> dict:
+        body = super().as_json()
+        if self.field:
+            body["error"]["field"] = self.field
+        return body
+
+
+class NotThisDealersTable(TablesError):
+    code = "not_your_table"
+    http_status = 403
+
+
+class RoundOpen(TablesError):
+    """One round at a time per table."""
+
+    code = "round_open"
+    http_status = 409
+
+
+class StaleRound(TablesError):
+    """Another write reached the round first: the client sees the round again and retries."""
+
+    code = "stale"
+    http_status = 409
+
+
+class KeyReused(TablesError):
+    """An idempotency key sent again with another body."""
+
+    code = "key_reused"
+    http_status = 409
