@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from casino.admin_audit import AuditedModelAdmin, ReadOnlyAdminMixin
 from casino.errors import CasinoError
 from jackpot import services
-from jackpot.services._base import claim_new_bank
+from jackpot.services.posting import claim_new_bank
 from jackpot.models import (
     PARAMETER_FIELDS,
     Bank,

@@ -174,9 +174,9 @@ class MeterEntry(AppendOnlyModel):
 
 
 class PendingContribution(models.Model):
-    """A contribution accepted from a table, waiting to be folded into the meter.
+    """A contribution accepted from a table, waiting to be posted to the meter.
 
-    Writing one takes no lock, so tables never wait for each other; `services.bank_fold`
+    Writing one takes no lock, so tables never wait for each other; `services.bank_post_pending`
     moves the waiting rows into the ledger under the bank lock, in id order, and sets
     `entry`. Rows are never deleted: the unique (bank, reference) keeps a retried round
     from counting twice, whenever the retry comes.
@@ -184,9 +184,9 @@ class PendingContribution(models.Model):
 
     # No foreign-key constraint in the database for bank and actor: on PostgreSQL each check
     # locks the referenced row (KEY SHARE) at commit, and every table at once would lock the
-    # same bank row, contending with the fold that updates it. The accepting INSERT selects
+    # same bank row, contending with the posting that updates it. The accepting INSERT selects
     # the bank row itself (jackpot.services.ledger), banks and staff are never deleted, and
-    # the ledger line a row is folded into keeps both constraints.
+    # the ledger line a row is posted to keeps both constraints.
     bank = models.ForeignKey(
         Bank,
         on_delete=models.PROTECT,
@@ -225,7 +225,7 @@ class PendingContribution(models.Model):
             ),
         ]
         indexes = [
-            # The fold's question: which rows of this bank are still waiting?
+            # Posting's question: which rows of this bank are still waiting?
             models.Index(
                 fields=["bank", "id"],
                 condition=models.Q(entry__isnull=True),
@@ -238,7 +238,7 @@ class PendingContribution(models.Model):
         return f"{self.bank_id}/{self.reference} x{self.wager_count} ({state})"
 
     @property
-    def folded(self) -> bool:
+    def posted(self) -> bool:
         return self.entry_id is not None
 
 

@@ -102,5 +102,5 @@ def latest_reading(bank: Bank, **filters) -> MeterReading | None:
 
 
 def pending_count(bank: Bank) -> int:
-    """Contributions accepted but not folded into the meter yet (normally 0 or a few)."""
+    """Contributions accepted but not posted to the meter yet (normally 0 or a few)."""
     return PendingContribution.objects.filter(bank=bank, entry__isnull=True).count()

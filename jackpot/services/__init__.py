@@ -2,15 +2,12 @@
 
 Each checks the role and the legality first, then locks the bank row, writes the ledger and
 the audit log in one transaction, and tells the display feed only after commit. A
-contribution is the exception to the lock: it is queued without one, then folded in batches
-(services.fold). Each works
-standalone or inside the caller's transaction (the tables layer settles a round, its
-contributions and its hits in one).
+contribution is the exception to the lock: it is queued without one, then posted to the ledger
+in batches (services.posting). Each works standalone or inside the caller's transaction (the
+tables layer settles a round, its contributions and its hits in one).
 """
 
-from jackpot.services._base import bank_for_update
 from jackpot.services.banks import bank_close, bank_create, bank_open, bank_seed
-from jackpot.services.fold import bank_fold
 from jackpot.services.hits import hit_pay, hit_record, hit_verify
 from jackpot.services.ledger import bank_adjust, bank_contribute, bank_reverse, split_contribution
 from jackpot.services.parameters import (
@@ -19,6 +16,7 @@ from jackpot.services.parameters import (
     parameter_change_request,
     validate_parameters,
 )
+from jackpot.services.posting import bank_lock_and_post, bank_post_pending
 from jackpot.services.readings import (
     alert_resolve,
     bank_reconcile,
@@ -34,9 +32,9 @@ __all__ = [
     "bank_close",
     "bank_contribute",
     "bank_create",
-    "bank_fold",
-    "bank_for_update",
+    "bank_lock_and_post",
     "bank_open",
+    "bank_post_pending",
     "bank_reconcile",
     "bank_reverse",
     "bank_seed",

@@ -1,14 +1,13 @@
-"""What every progressive service shares: the bank lock, the clock, and the ledger append."""
+"""What every progressive service shares: the clock, the ledger append and the cached totals.
+
+It imports no other service module (the bank lock lives in services.posting).
+"""
 
 import datetime as dt
 
-from django.conf import settings
-from django.db import connection
 from django.utils import timezone
 
-from casino.audit import CHAIN_LOCK_HELD_PARAMS, CHAIN_LOCK_HELD_SQL
 from casino.clock import stamp
-from jackpot.errors import BankNotFound
 from jackpot.models import Bank, MeterEntry
 
 # The cached totals a service writes back; feed_seq belongs to jackpot.feed, which updates it.
@@ -26,87 +25,6 @@ TOTAL_FIELDS = [
     "ledger_seq",
     "hit_seq",
 ]
-
-
-def bank_for_update(bank_id: int) -> Bank:
-    """Lock the bank's row until the caller's transaction ends, with every contribution
-    committed so far folded into its meter.
-
-    The tables layer calls this first, reads the meter, settles the round with it, then calls
-    the hit and contribution services in the same transaction: the meter cannot move between
-    the read and the hit, because every writer of a bank's meter holds this lock, and
-    hit_record does not fold again a bank this transaction already locked (contributions
-    committed meanwhile are folded right after this transaction commits, see services.fold).
-
-    Lock order: a transaction locks its bank(s) BEFORE it writes any audit entry (the chain's
-    lock is then taken after the bank's, by everyone). On PostgreSQL this refuses, with a
-    RuntimeError, to lock a bank not already locked by this transaction once the transaction
-    has audited something; the tables layer must therefore call it before auditing anything.
-    Locking the same bank again in the same transaction is always allowed.
-    """
-    return lock_bank(bank_id, fold="always")
-
-
-def lock_bank(bank_id: int, *, fold: str) -> Bank:
-    """bank_for_update, with the fold: "always", or "first" (only when this transaction did
-    not lock the bank before; on SQLite, always)."""
-    if not connection.in_atomic_block:
-        raise RuntimeError("bank_for_update() must run inside transaction.atomic()")
-    first = True
-    if connection.vendor == "postgresql":
-        held = _held_by_this_transaction()
-        first = bank_id not in held["locked"]
-        if first and bank_id not in held["claimed"] and held["chain"]:
-            raise RuntimeError(
-                "bank_for_update() after the audit chain's lock: lock the bank first, then "
-                "audit (one lock order, or two transactions can deadlock)"
-            )
-        if getattr(settings, "JACKPOT_ASYNC_COMMIT", False):
-            with connection.cursor() as cursor:
-                # Opt-in (see README): the commit returns before its WAL reaches the disk.
-                cursor.execute("SET LOCAL synchronous_commit TO OFF")
-    try:
-        # FOR NO KEY UPDATE: excludes every other locker of the bank, but not the foreign-key
-        # checks of rows that point at it, so tables keep queueing contributions meanwhile.
-        bank = Bank.objects.select_for_update(no_key=True).get(pk=bank_id)
-    except (Bank.DoesNotExist, ValueError, TypeError):
-        raise BankNotFound(f"there is no progressive bank #{bank_id}") from None
-    if connection.vendor == "postgresql":
-        held["locked"].add(bank.pk)
-    if fold == "always" or first:
-        from jackpot.services.fold import fold_all_locked
-
-        fold_all_locked(bank)  # every contribution committed so far is on the meter
-    return bank
-
-
-def claim_new_bank(bank_id: int) -> None:
-    """A bank row inserted by this transaction may be locked after the audit: no other
-    transaction sees the row before commit, so none can wait for it (bank_create, the
-    admin's add)."""
-    if connection.vendor == "postgresql" and connection.in_atomic_block:
-        _held_by_this_transaction()["claimed"].add(bank_id)
-
-
-def banks_locked_here() -> set[int]:
-    """The banks this transaction locked or created (PostgreSQL)."""
-    held = _held_by_this_transaction()
-    return held["locked"] | held["claimed"]
-
-
-def _held_by_this_transaction() -> dict:
-    """{"chain": does this transaction hold the audit chain's lock, "locked": bank ids it
-    locked, "claimed": bank ids it created}. Keyed by the transaction id, so nothing leaks
-    to the next transaction."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT pg_current_xact_id()::text, {CHAIN_LOCK_HELD_SQL}", CHAIN_LOCK_HELD_PARAMS
-        )
-        xid, chain = cursor.fetchone()
-    known = getattr(connection, "jackpot_held_banks", None)
-    if known is None or known[0] != xid:
-        known = connection.jackpot_held_banks = (xid, {"locked": set(), "claimed": set()})
-    return {"chain": chain, **known[1]}
 
 
 class When:

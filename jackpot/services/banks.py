@@ -9,15 +9,16 @@ from casino.roles import Role, require_role
 from jackpot import feed
 from jackpot.errors import InvalidParameters
 from jackpot.models import Bank, MeterEntry
-from jackpot.services._base import When, bank_for_update, claim_new_bank, reset_to_seed, save_totals
+from jackpot.services._base import When, reset_to_seed, save_totals
 from jackpot.services.parameters import apply_pending_change, validate_parameters
+from jackpot.services.posting import bank_lock_and_post, claim_new_bank
 
 
 def bank_seed(*, bank_id: int, actor=None) -> MeterEntry | None:
     """The first ledger line of a new bank: the meter starts at its reset amount, paid by
     the house (the reserve is still empty). Does nothing once the bank has a ledger."""
     with transaction.atomic():
-        bank = bank_for_update(bank_id)
+        bank = bank_lock_and_post(bank_id)
         if bank.ledger_seq:
             return None
         entry = reset_to_seed(bank, when=When.now(), actor=actor, reference="seed")
@@ -57,7 +58,7 @@ def bank_create(*, slug: str, name: str, manager, **params) -> Bank:
 def _set_status(*, bank_id: int, actor, to: str, reason: str) -> Bank:
     require_role(actor, Role.SUPERVISOR, Role.MANAGER)
     with transaction.atomic():
-        bank = bank_for_update(bank_id)
+        bank = bank_lock_and_post(bank_id)
         if bank.status == to:
             raise IllegalTransition(
                 _("%(bank)s is already %(status)s") % {"bank": bank.name, "status": to}

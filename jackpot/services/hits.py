@@ -24,15 +24,9 @@ from jackpot.errors import (
 )
 from jackpot.models import Bank, Hit, MeterEntry
 from jackpot.selectors import level_amount_cents
-from jackpot.services._base import (
-    When,
-    append_entry,
-    bank_for_update,
-    lock_bank,
-    reset_to_seed,
-    save_totals,
-)
+from jackpot.services._base import When, append_entry, reset_to_seed, save_totals
 from jackpot.services.parameters import apply_pending_change
+from jackpot.services.posting import bank_lock_and_post, lock_bank
 
 
 def hit_record(
@@ -62,8 +56,8 @@ def hit_record(
             code="invalid_hit",
         )
     with transaction.atomic():
-        # Folds only if the caller has not locked the bank already: the amount was read then.
-        bank = lock_bank(bank_id, fold="first")
+        # Posts only if the caller has not locked the bank already: the amount was read then.
+        bank = lock_bank(bank_id, post="first")
         if reference:
             again = Hit.objects.filter(bank=bank, reference=reference, seat=seat, level=level)
             if (existing := again.first()) is not None:
@@ -153,7 +147,7 @@ def _hit_for_update(hit_id: int) -> Hit:
     bank_id = Hit.objects.filter(pk=hit_id).values_list("bank_id", flat=True).first()
     if bank_id is None:
         raise HitNotFound(_("there is no progressive hit #%(id)s") % {"id": hit_id})
-    bank = bank_for_update(bank_id)  # bank first, then the hit: one lock order everywhere
+    bank = bank_lock_and_post(bank_id)  # bank first, then the hit: one lock order everywhere
     hit = Hit.objects.select_for_update().get(pk=hit_id)
     hit.bank = bank
     return hit

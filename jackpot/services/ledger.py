@@ -23,16 +23,14 @@ from jackpot.errors import (
 )
 from jackpot.models import PPM, Bank, MeterEntry, PendingContribution
 from jackpot.selectors import bank_get
-from jackpot.services._base import (
-    When,
-    append_entry,
-    bank_for_update,
-    reset_to_seed,
-    save_totals,
+from jackpot.services._base import When, append_entry, reset_to_seed, save_totals
+from jackpot.services.posting import (  # noqa: F401  (split_contribution is re-exported)
+    bank_lock_and_post,
+    post_waiting,
+    split_contribution,
 )
-from jackpot.services.fold import fold, split_contribution  # noqa: F401  (re-exported)
 
-log = logging.getLogger("jackpot.fold")
+log = logging.getLogger("jackpot.posting")
 
 # One statement accepts a contribution: it checks that the bank exists, is open and takes
 # exactly this wager, and it counts a round once (the unique bank + reference), without any
@@ -89,9 +87,9 @@ def bank_contribute(
     """Progressive wagers locked at a table feed the meter (and the reserve).
 
     The contribution is written and committed first, with no lock (a PendingContribution),
-    then folded into the meter (services.fold): by this call, or by whoever holds the bank at
+    then posted to the meter (services.posting): by this call, or by whoever holds the bank at
     that moment, right after its commit. `.entry` of the returned row is its ledger line
-    once folded. `reference` is the round's idempotency key: the same call made again returns
+    once posted. `reference` is the round's idempotency key: the same call made again returns
     the row already written and counts nothing twice; the same key with other figures raises
     ContributionConflict. Inside the caller's transaction, everything commits with it.
     """
@@ -112,13 +110,13 @@ def bank_contribute(
             )
         if pending_id is not None:
             try:
-                entry = fold(bank_id).get(pending_id)
+                entry = post_waiting(bank_id).get(pending_id)
             except DatabaseError:
                 if connection.in_atomic_block:
                     raise  # the caller's transaction is broken: it must know
-                # The contribution is accepted (committed); folding it failed for reasons
-                # that are not this table's: it waits for the next fold (services.fold).
-                log.exception("jackpot: fold of bank %s failed, rows left waiting", bank_id)
+                # The contribution is accepted (committed); posting it failed for reasons
+                # that are not this table's: it waits for the next posting (services.posting).
+                log.exception("jackpot: posting to bank %s failed, rows left waiting", bank_id)
                 entry = None
             return PendingContribution(
                 pk=pending_id,
@@ -131,8 +129,8 @@ def bank_contribute(
             )
         existing = _refusal(bank_id, reference, wager_count, wager_cents)
         if existing is not None:
-            if not existing.folded:
-                fold(bank_id)
+            if not existing.posted:
+                post_waiting(bank_id)
                 existing.refresh_from_db(fields=["entry"])
             return existing
     raise JackpotError(  # the bank kept changing under us: let the table retry
@@ -189,7 +187,7 @@ def bank_reverse(*, bank_id: int, reference: str, actor, reason: str = "") -> Me
     """
     require_role(actor, Role.DEALER, Role.SUPERVISOR)
     with transaction.atomic():
-        bank = bank_for_update(bank_id)
+        bank = bank_lock_and_post(bank_id)
         original = (
             MeterEntry.objects.filter(
                 bank=bank, kind=MeterEntry.Kind.CONTRIBUTION, reference=reference
@@ -293,7 +291,7 @@ def bank_adjust(
                 % {"what": name}
             )
     with transaction.atomic():
-        bank = bank_for_update(bank_id)
+        bank = bank_lock_and_post(bank_id)
         before = {
             "meter": bank.meter_cents,
             "reserve": bank.reserve_cents,

@@ -18,7 +18,7 @@ from jackpot.errors import (
     TwoPeopleRequired,
 )
 from jackpot.models import PARAMETER_FIELDS, PPM, Bank, Hit, ParameterChange
-from jackpot.services._base import bank_for_update
+from jackpot.services.posting import bank_lock_and_post
 
 _LEVEL_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 _OPEN_STATES = (ParameterChange.State.REQUESTED, ParameterChange.State.APPROVED)
@@ -104,7 +104,7 @@ def _change_for_update(change_id: int) -> tuple[Bank, ParameterChange]:
     bank_id = ParameterChange.objects.filter(pk=change_id).values_list("bank_id", flat=True).first()
     if bank_id is None:
         raise ParameterChangeNotFound(_("there is no parameter change #%(id)s") % {"id": change_id})
-    bank = bank_for_update(bank_id)  # always bank first, then the change: one lock order
+    bank = bank_lock_and_post(bank_id)  # always bank first, then the change: one lock order
     change = ParameterChange.objects.select_for_update().get(pk=change_id)
     return bank, change
 
@@ -161,7 +161,7 @@ def parameter_change_request(
     if not reason or not reason.strip():
         raise InvalidParameters(_("a parameter change needs a reason"))
     with transaction.atomic():
-        bank = bank_for_update(bank_id)
+        bank = bank_lock_and_post(bank_id)
         if ParameterChange.objects.filter(bank=bank, state__in=_OPEN_STATES).exists():
             raise ParameterChangePending(
                 _("%(bank)s already has a parameter change waiting: approve or reject it first")

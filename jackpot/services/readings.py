@@ -14,7 +14,7 @@ from jackpot.errors import JackpotError
 from jackpot.models import Bank, MeterReading, ReconciliationAlert
 from jackpot.selectors import bank_get, bank_ids, latest_reading, ledger_totals
 from jackpot.services._base import TOTAL_FIELDS, When
-from jackpot.services.fold import bank_fold
+from jackpot.services.posting import bank_post_pending
 
 log = logging.getLogger("jackpot.reconciliation")
 
@@ -25,11 +25,11 @@ RECONCILED_FIELDS = tuple(field for field in TOTAL_FIELDS if field != "hit_seq")
 
 def meter_reading_take(*, bank_id: int, reason: str, actor=None, when: When | None = None):
     """Write down the bank's meters as committed now. A single row read is consistent, so
-    no lock is taken: readings never slow the tables down. Waiting contributions are folded
-    first (a quick no-op when none wait or when a fold is already running)."""
+    no lock is taken: readings never slow the tables down. Waiting contributions are posted
+    first (a quick no-op when none wait or when posting is already running)."""
     if actor is not None:
         require_role(actor, Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR)
-    bank_fold(bank_id=bank_id)  # what the tables have committed is on the meter first
+    bank_post_pending(bank_id=bank_id)  # what the tables have committed is on the meter first
     bank = bank_get(bank_id)
     when = when or When.now()
     return MeterReading.objects.create(
@@ -64,12 +64,12 @@ def readings_take_at_shift_change() -> list[MeterReading]:
     when = When.now()
     if not when.shift:
         for pk in bank_ids():
-            bank_fold(bank_id=pk)  # the minute's safety net runs all the same
+            bank_post_pending(bank_id=pk)  # the minute's safety net runs all the same
         return []  # no property or no shifts configured: nothing to key the reading on
     taken = []
     for pk in bank_ids():
-        # Every minute: the safety net that folds rows a failed fold left waiting.
-        bank_fold(bank_id=pk)
+        # Every minute: the safety net that posts rows a failed posting left waiting.
+        bank_post_pending(bank_id=pk)
         bank = Bank(pk=pk)
         last = latest_reading(bank, reason=MeterReading.Reason.SHIFT_CHANGE)
         if last is None or (last.gaming_date, last.shift) != (when.gaming_date, when.shift):
@@ -84,10 +84,10 @@ def bank_reconcile(*, bank_id: int) -> list[ReconciliationAlert]:
 
     Lock-free: the bank row is read first, then the ledger up to the row's ledger_seq. Every
     entry up to that number was committed with (or before) the row we read. Waiting
-    contributions (PendingContribution) are folded first; one still waiting is not money on
+    contributions (PendingContribution) are posted first; one still waiting is not money on
     the meter yet and is not part of either side.
     """
-    bank_fold(bank_id=bank_id)
+    bank_post_pending(bank_id=bank_id)
     bank = bank_get(bank_id)
     recomputed = ledger_totals(bank, upto_seq=bank.ledger_seq)
     differences = {

@@ -48,8 +48,8 @@ def make_bank(*, manager=None, opened: bool = True, slug: str | None = None, **p
 
 
 def contribute(bank: Bank, dealer, *, ref: str, wagers: int = 1):
-    """Contribute and return the ledger line it was folded into (one test thread: the call
-    always folds its own row)."""
+    """Contribute and return the ledger line it was posted as (one test thread: the call
+    always posts its own row)."""
     pending = services.bank_contribute(
         bank_id=bank.pk,
         reference=ref,
@@ -58,7 +58,7 @@ def contribute(bank: Bank, dealer, *, ref: str, wagers: int = 1):
         actor=dealer,
     )
     bank.refresh_from_db()
-    assert pending.entry is not None, "the contribution was not folded"
+    assert pending.entry is not None, "the contribution was not posted"
     return pending.entry
 
 
@@ -77,7 +77,7 @@ def hit(
     from jackpot.selectors import level_amount
 
     with transaction.atomic():
-        locked = services.bank_for_update(bank.pk)
+        locked = services.bank_lock_and_post(bank.pk)
         recorded = services.hit_record(
             bank_id=bank.pk,
             table_label=table,

@@ -9,6 +9,7 @@ from casino.roles import Role
 from jackpot import services
 from jackpot.models import PPM, Hit, MeterEntry
 from jackpot.selectors import ledger_totals, level_amount
+from jackpot.services.readings import RECONCILED_FIELDS
 from tests.factories import make_staff
 from tests.jackpot.factories import make_bank
 
@@ -34,7 +35,7 @@ def table(bank_id: int, thread: int, dealer, barrier, errors):
                 services.bank_contribute(**args, actor=dealer)  # a retry: must not count twice
             if HIT_AT.get(thread) == i:
                 with transaction.atomic():  # as the tables layer settles: lock, read, record
-                    locked = services.bank_for_update(bank_id)
+                    locked = services.bank_lock_and_post(bank_id)
                     services.hit_record(
                         bank_id=bank_id,
                         table_label=f"UTH-{thread}",
@@ -70,18 +71,7 @@ def test_eight_tables_contributing_at_once_with_hits_lose_nothing_and_count_noth
 
     # The cached totals are the ledger's sums, to the cent.
     totals = ledger_totals(bank)
-    for name in (
-        "meter_cents",
-        "reserve_cents",
-        "overflow_cents",
-        "meter_carry_ppm",
-        "reserve_carry_ppm",
-        "contributions_count",
-        "wagered_cents",
-        "hits_count",
-        "paid_total_cents",
-        "ledger_seq",
-    ):
+    for name in RECONCILED_FIELDS:  # the reconciliation's own list, house_funded_cents too
         assert totals[name] == getattr(bank, name), name
     assert totals["entries"] == bank.ledger_seq  # no gap, no duplicate line
 

@@ -166,7 +166,7 @@ def test_a_retried_hit_for_the_same_round_seat_and_level_is_recorded_once(bank, 
 def test_the_tables_layer_settles_and_records_in_one_transaction(bank, dealer):
     """Lock, read the level's amount, contribute and record the hit: one commit."""
     with transaction.atomic():
-        locked = services.bank_for_update(bank.pk)
+        locked = services.bank_lock_and_post(bank.pk)
         services.bank_contribute(
             bank_id=bank.pk, reference="r1", wager_count=2, wager_cents=100, actor=dealer
         )

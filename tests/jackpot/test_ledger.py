@@ -343,7 +343,7 @@ def test_a_rolled_back_caller_transaction_leaves_no_trace_and_tells_no_display(
     monkeypatch.setattr("jackpot.feed.request_meter_publish", lambda slug: published.append(slug))
     with django_capture_on_commit_callbacks(execute=True):
         with pytest.raises(RuntimeError), transaction.atomic():
-            services.bank_for_update(bank.pk)
+            services.bank_lock_and_post(bank.pk)
             contribute(bank, dealer, ref="a")
             raise RuntimeError("the round failed to settle")
     bank.refresh_from_db()
@@ -356,7 +356,7 @@ def test_a_contribution_stays_within_its_query_budget(
     bank, dealer, casino_property, django_assert_max_num_queries
 ):
     contribute(bank, dealer, ref="warm-up")  # roles are cached on the staff object
-    # The accepting INSERT, then the fold: savepoint, bank lock, waiting rows, ledger INSERT,
+    # The accepting INSERT, then the posting: savepoint, bank lock, waiting rows, ledger INSERT,
     # last audit entry, audit INSERT, pending UPDATE, totals, feed seq, release = 11. Here the
     # property was created in this test's open transaction, so the clock reads it afresh
     # (2 queries, twice); once committed it comes from the clock's cache. PostgreSQL adds the

@@ -2,9 +2,9 @@
 
 Processes, not threads: a contribution is mostly Python work between database round trips,
 and the GIL would serialise threads. Each writer has its own connection. A contribution is
-queued, then folded into the meter in batches (jackpot.services.fold): the clock stops when
-every writer has returned AND every queued contribution is folded (a final fold drains what
-is left, inside the measured time), so only folded contributions are counted. The expected
+queued, then posted to the meter in batches (jackpot.services.posting): the clock stops when
+every writer has returned AND every queued contribution is posted (a final posting drains
+what is left, inside the measured time), so only posted contributions are counted. The expected
 meter is computed here independently (integer arithmetic on the wagers sent) and compared
 with the bank, the ledger is summed and compared with the bank's cached totals, and every
 queued contribution must have its ledger line.
@@ -75,16 +75,16 @@ class Command(BaseCommand):
         parser.add_argument(
             "--publish-inline",
             action="store_true",
-            help="embedded profile: publish to the displays inside the folding process",
+            help="embedded profile: publish to the displays inside the posting process",
         )
         parser.add_argument(
-            "--sync-folds",
+            "--sync-posting",
             action="store_true",
-            help="JACKPOT_FOLD_SYNC_COMMIT=True: folds wait for the disk too",
+            help="JACKPOT_POSTING_SYNC_COMMIT=True: posting waits for the disk too",
         )
 
     def handle(
-        self, *args, what, writers, per_writer, async_commit, sync_folds, publish_inline, **opts
+        self, *args, what, writers, per_writer, async_commit, sync_posting, publish_inline, **opts
     ):
         if connection.vendor != "postgresql":
             raise CommandError(
@@ -94,16 +94,16 @@ class Command(BaseCommand):
             )
         if async_commit:
             settings.JACKPOT_ASYNC_COMMIT = True  # inherited by the forked writers
-        if sync_folds:
-            settings.JACKPOT_FOLD_SYNC_COMMIT = True
+        if sync_posting:
+            settings.JACKPOT_POSTING_SYNC_COMMIT = True
         bank, dealer = self._setup()
         from casino.celery import app
 
         publishing = "queued to the Celery broker (a worker's work, not measured)"
         if app.conf.task_always_eager and publish_inline:
-            publishing = "inline, in the folding process (--publish-inline)"
+            publishing = "inline, in the posting process (--publish-inline)"
         elif app.conf.task_always_eager:
-            # The embedded profile would publish to the displays inside each fold's process;
+            # The embedded profile would publish to the displays inside each posting process;
             # in production a Celery worker does it. Queue it (in memory) as there.
             app.conf.task_always_eager = False
             publishing = "queued in memory (a worker's work in production, not measured)"
@@ -128,10 +128,10 @@ class Command(BaseCommand):
         started = time.perf_counter()
         outcome = [results.get(timeout=600) for _ in procs]
         writers_done = time.perf_counter() - started
-        # Whatever the last folder has not folded yet is folded now, on the clock.
-        from jackpot.services import bank_fold
+        # Whatever the last poster has not posted yet is posted now, on the clock.
+        from jackpot.services import bank_post_pending
 
-        drained = bank_fold(bank_id=bank.pk)
+        drained = bank_post_pending(bank_id=bank.pk)
         elapsed = time.perf_counter() - started
         for p in procs:
             p.join()
@@ -193,11 +193,11 @@ class Command(BaseCommand):
         queued = PendingContribution.objects.filter(bank=bank)
         waiting = queued.filter(entry__isnull=True).count()
         linked = queued.filter(entry__kind=MeterEntry.Kind.CONTRIBUTION).count()
-        all_folded = waiting == 0 and linked == queued.count() == total
+        all_posted = waiting == 0 and linked == queued.count() == total
         exact = all(getattr(bank, k) == v for k, v in expected.items()) and entries == total
         matches = all(ledger[k] == getattr(bank, k) for k in RECONCILED_FIELDS)
-        folded = min(entries, linked)  # only what is on the meter counts
-        rate = folded / elapsed if elapsed else 0.0
+        posted = min(entries, linked)  # only what is on the meter counts
+        rate = posted / elapsed if elapsed else 0.0
 
         def verdict(ok):
             return self.style.SUCCESS("OK") if ok else self.style.ERROR("FAIL")
@@ -209,12 +209,12 @@ class Command(BaseCommand):
         w(f"jackpot_bench contributions on PostgreSQL {version}, bank {bank.slug}")
         w(f"  writers (processes)      {writers}")
         accepts = "off (JACKPOT_ASYNC_COMMIT)" if settings.JACKPOT_ASYNC_COMMIT else "on"
-        folds = "on" if getattr(settings, "JACKPOT_FOLD_SYNC_COMMIT", False) else "off"
-        w(f"  synchronous commit       acceptances {accepts}; folds {folds}")
+        posting = "on" if getattr(settings, "JACKPOT_POSTING_SYNC_COMMIT", False) else "off"
+        w(f"  synchronous commit       acceptances {accepts}; posting {posting}")
         w(f"  display publishing       {self.publishing}")
         w(f"  contributions            {total} ({wagers} wagers), {elapsed:.2f} s")
         w(
-            f"  writers returned after   {writers_done:.2f} s; the final fold drained "
+            f"  writers returned after   {writers_done:.2f} s; the final posting drained "
             f"{drained} waiting contribution(s)"
         )
         w(f"  {'measure':<24} {'measured':>14} {'target':>14}")
@@ -233,9 +233,9 @@ class Command(BaseCommand):
         w(
             f"  {'contribution entries':<24} {entries:>14,} {total:>14,}   {verdict(entries == total)}"
         )
-        w(f"  {'still waiting (queue)':<24} {waiting:>14,} {0:>14,}   {verdict(all_folded)}")
+        w(f"  {'still waiting (queue)':<24} {waiting:>14,} {0:>14,}   {verdict(all_posted)}")
         w(f"  exact total (meter == seed + expected, carries, counts)   {verdict(exact)}")
         w(f"  ledger sums == cached totals                              {verdict(matches)}")
-        w(f"  every queued contribution folded into one ledger line     {verdict(all_folded)}")
-        if not (exact and matches and all_folded):
+        w(f"  every queued contribution posted as one ledger line       {verdict(all_posted)}")
+        if not (exact and matches and all_posted):
             raise CommandError("the totals do not add up")

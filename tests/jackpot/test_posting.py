@@ -1,4 +1,4 @@
-"""Contributions are queued without a lock, then folded into the meter in batches."""
+"""Contributions are queued without a lock, then posted to the meter in batches."""
 
 import threading
 import time
@@ -14,13 +14,13 @@ from jackpot import services
 from jackpot.errors import ContributionConflict
 from jackpot.models import MeterEntry, PendingContribution
 from jackpot.selectors import ledger_totals, pending_count
-from jackpot.services.fold import FOLDER_LOCK
+from jackpot.services.posting import POSTING_LOCK
 from tests.factories import make_staff
 from tests.jackpot.factories import hit, make_bank
 
 
 def queue(bank, dealer, *, ref: str, wagers: int = 1) -> PendingContribution:
-    """A contribution accepted while another process was folding: written, not folded yet."""
+    """A contribution accepted while another process was posting: written, not posted yet."""
     return PendingContribution.objects.create(
         bank=bank,
         reference=ref,
@@ -37,7 +37,7 @@ def contribute(bank, dealer, *, ref: str, wagers: int = 1) -> PendingContributio
     )
 
 
-def test_a_contribution_is_queued_then_folded_into_one_ledger_line(bank, dealer):
+def test_a_contribution_is_queued_then_posted_as_one_ledger_line(bank, dealer):
     pending = contribute(bank, dealer, ref="r1", wagers=3)
     bank.refresh_from_db()
     assert pending.entry.kind == MeterEntry.Kind.CONTRIBUTION
@@ -50,11 +50,11 @@ def test_a_contribution_is_queued_then_folded_into_one_ledger_line(bank, dealer)
     assert audit_line.data["seq"] == pending.entry.seq and audit_line.data["ref"] == "r1"
 
 
-def test_a_retried_round_counts_once_while_waiting_and_once_folded(bank, dealer):
+def test_a_retried_round_counts_once_while_waiting_and_once_posted(bank, dealer):
     waiting = queue(bank, dealer, ref="r7", wagers=2)
-    first = contribute(bank, dealer, ref="r7", wagers=2)  # the table retries: it folds
+    first = contribute(bank, dealer, ref="r7", wagers=2)  # the table retries: it posts
     assert first.pk == waiting.pk and first.entry is not None
-    again = contribute(bank, dealer, ref="r7", wagers=2)  # and again, folded this time
+    again = contribute(bank, dealer, ref="r7", wagers=2)  # and again, posted this time
     assert again.pk == waiting.pk and again.entry_id == first.entry_id
     bank.refresh_from_db()
     assert bank.meter_cents == 10_040
@@ -62,9 +62,9 @@ def test_a_retried_round_counts_once_while_waiting_and_once_folded(bank, dealer)
     assert PendingContribution.objects.filter(bank=bank).count() == 1
 
 
-@pytest.mark.parametrize("folded", [False, True])
-def test_the_same_round_with_other_wagers_is_refused_and_changes_nothing(bank, dealer, folded):
-    if folded:
+@pytest.mark.parametrize("posted", [False, True])
+def test_the_same_round_with_other_wagers_is_refused_and_changes_nothing(bank, dealer, posted):
+    if posted:
         contribute(bank, dealer, ref="r7", wagers=2)
     else:
         queue(bank, dealer, ref="r7", wagers=2)
@@ -78,7 +78,7 @@ def test_the_same_round_with_other_wagers_is_refused_and_changes_nothing(bank, d
     assert PendingContribution.objects.get(bank=bank, reference="r7").wager_count == 2
 
 
-def test_the_next_hit_folds_a_waiting_contribution_before_it_reads_the_meter(bank, dealer):
+def test_the_next_hit_posts_a_waiting_contribution_before_it_reads_the_meter(bank, dealer):
     waiting = queue(bank, dealer, ref="r1", wagers=5)  # 5 x 20 cents
     paid = hit(bank, dealer, ref="r2")
     assert paid.amount_cents == paid.meter_before_cents == 10_100
@@ -96,7 +96,7 @@ def test_a_contribution_still_waiting_can_be_reversed(bank, dealer):
     assert (bank.meter_cents, bank.reserve_cents, bank.contributions_count) == (10_000, 0, 0)
 
 
-def test_readings_and_reconciliation_fold_first(bank, dealer, supervisor):
+def test_readings_and_reconciliation_post_first(bank, dealer, supervisor):
     queue(bank, dealer, ref="r1", wagers=4)  # 80 cents
     reading = services.meter_reading_take(bank_id=bank.pk, reason="manual", actor=supervisor)
     assert reading.meter_cents == 10_080
@@ -106,11 +106,11 @@ def test_readings_and_reconciliation_fold_first(bank, dealer, supervisor):
     assert (bank.meter_cents, pending_count(bank)) == (10_100, 0)
 
 
-def test_a_batch_folds_in_id_order_with_the_carries_exact(db, manager, dealer):
+def test_a_batch_posts_in_id_order_with_the_carries_exact(db, manager, dealer):
     bank = make_bank(manager=manager, increment_rate_ppm=123_456, hidden_rate_ppm=0)
     for i in range(3):
         queue(bank, dealer, ref=f"r{i}")
-    assert services.bank_fold(bank_id=bank.pk) == 3
+    assert services.bank_post_pending(bank_id=bank.pk) == 3
     lines = list(bank.entries.filter(kind=MeterEntry.Kind.CONTRIBUTION).order_by("seq"))
     # 12.3456 cents each: 12 (carry .3456), 12 (carry .6912), 13 (carry .0368).
     assert [(e.reference, e.meter_delta_cents) for e in lines] == [
@@ -120,7 +120,7 @@ def test_a_batch_folds_in_id_order_with_the_carries_exact(db, manager, dealer):
     ]
     bank.refresh_from_db()
     assert (bank.meter_cents, bank.meter_carry_ppm) == (10_037, 36_800)
-    assert services.bank_fold(bank_id=bank.pk) == 0  # nothing waits: nothing happens
+    assert services.bank_post_pending(bank_id=bank.pk) == 0  # nothing waits: nothing happens
     assert verify_chain() is None
 
 
@@ -131,7 +131,7 @@ def test_the_cached_totals_stay_the_ledger_sums_after_batches(db, manager, deale
     hit(bank, dealer, level="straight_flush")
     for i in range(25, 30):
         queue(bank, dealer, ref=f"r{i}", wagers=7)
-    services.bank_fold(bank_id=bank.pk)
+    services.bank_post_pending(bank_id=bank.pk)
     bank.refresh_from_db()
     totals = ledger_totals(bank)
     for name in ("meter_cents", "reserve_cents", "meter_carry_ppm", "contributions_count"):
@@ -153,7 +153,7 @@ def _wait_for_a_blocked_lock(timeout: float = 10.0) -> None:
             if cursor.fetchone()[0]:
                 return
             time.sleep(0.02)
-    raise AssertionError("the folder never waited for the bank")
+    raise AssertionError("the poster never waited for the bank")
 
 
 @pytest.mark.postgres
@@ -163,12 +163,12 @@ def test_a_row_written_while_another_holds_the_bank_is_never_stranded(holder_end
     manager = make_staff(Role.MANAGER)
     dealer, other = make_staff(Role.DEALER), make_staff(Role.DEALER)
     bank = make_bank(manager=manager)
-    release, errors, folded = threading.Event(), [], {}
+    release, errors, posted = threading.Event(), [], {}
 
     def holder():  # a round being settled: the bank locked for a while
         try:
             with transaction.atomic():
-                services.bank_for_update(bank.pk)
+                services.bank_lock_and_post(bank.pk)
                 release.wait(10)
                 if holder_ends == "rollback":
                     raise RuntimeError("the round failed to settle")
@@ -179,9 +179,9 @@ def test_a_row_written_while_another_holds_the_bank_is_never_stranded(holder_end
         finally:
             connection.close()
 
-    def folder():  # the first writer: gets the folder lock, then waits for the bank
+    def poster():  # the first writer: gets the posting lock, then waits for the bank
         try:
-            folded["folder"] = contribute(bank, other, ref="f1", wagers=2)
+            posted["poster"] = contribute(bank, other, ref="f1", wagers=2)
         except Exception as exc:  # reported below
             errors.append(exc)
         finally:
@@ -190,10 +190,10 @@ def test_a_row_written_while_another_holds_the_bank_is_never_stranded(holder_end
     threads = [threading.Thread(target=holder)]
     threads[0].start()
     time.sleep(0.2)
-    threads.append(threading.Thread(target=folder))
+    threads.append(threading.Thread(target=poster))
     threads[1].start()
     _wait_for_a_blocked_lock()
-    # This writer commits its row, finds the folder lock taken and returns at once.
+    # This writer commits its row, finds the posting lock taken and returns at once.
     mine = contribute(bank, dealer, ref="w1", wagers=3)
     assert mine.entry is None
     assert PendingContribution.objects.get(pk=mine.pk).entry_id is None
@@ -201,9 +201,9 @@ def test_a_row_written_while_another_holds_the_bank_is_never_stranded(holder_end
     for t in threads:
         t.join(20)
     assert not errors, errors
-    # The folder looked again after releasing its lock: the row is on the meter.
+    # The poster looked again after releasing its lock: the row is on the meter.
     assert PendingContribution.objects.get(pk=mine.pk).entry_id is not None
-    assert folded["folder"].entry is not None
+    assert posted["poster"].entry is not None
     bank.refresh_from_db()
     assert bank.meter_cents == 10_000 + 5 * 20
     assert pending_count(bank) == 0
@@ -212,7 +212,7 @@ def test_a_row_written_while_another_holds_the_bank_is_never_stranded(holder_end
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_a_writer_that_finds_a_fold_running_does_two_statements(django_assert_num_queries):
+def test_a_writer_that_finds_posting_running_does_two_statements(django_assert_num_queries):
     manager, dealer = make_staff(Role.MANAGER), make_staff(Role.DEALER)
     bank = make_bank(manager=manager)
     contribute(bank, dealer, ref="warm-up")  # roles cached, the clock's cache filled
@@ -225,24 +225,24 @@ def test_a_writer_that_finds_a_fold_running_does_two_statements(django_assert_nu
         autocommit=True,
     )  # fmt: skip
     try:
-        other.execute("SELECT pg_advisory_lock(%s, %s)", [FOLDER_LOCK, bank.pk])
-        with django_assert_num_queries(2):  # the accepting INSERT, the try of the folder lock
+        other.execute("SELECT pg_advisory_lock(%s, %s)", [POSTING_LOCK, bank.pk])
+        with django_assert_num_queries(2):  # the accepting INSERT, the try of the posting lock
             pending = contribute(bank, dealer, ref="r1")
         assert pending.entry is None
-        other.execute("SELECT pg_advisory_unlock(%s, %s)", [FOLDER_LOCK, bank.pk])
+        other.execute("SELECT pg_advisory_unlock(%s, %s)", [POSTING_LOCK, bank.pk])
     finally:
         other.close()
-    assert services.bank_fold(bank_id=bank.pk) == 1
+    assert services.bank_post_pending(bank_id=bank.pk) == 1
 
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_inside_a_transaction_that_does_not_hold_the_bank_the_fold_waits_for_the_commit():
+def test_inside_a_transaction_that_does_not_hold_the_bank_posting_waits_for_the_commit():
     manager, dealer = make_staff(Role.MANAGER), make_staff(Role.DEALER)
     bank = make_bank(manager=manager)
     with transaction.atomic():
         pending = contribute(bank, dealer, ref="r1", wagers=2)
-        assert pending.entry is None  # not committed yet: nobody else could fold it
+        assert pending.entry is None  # not committed yet: nobody else could post it
     assert PendingContribution.objects.get(pk=pending.pk).entry_id is not None
     bank.refresh_from_db()
     assert bank.meter_cents == 10_040
@@ -254,10 +254,10 @@ def test_the_tables_layer_locks_the_bank_then_contributes_in_its_transaction():
     manager, dealer = make_staff(Role.MANAGER), make_staff(Role.DEALER)
     bank = make_bank(manager=manager)
     with transaction.atomic():
-        services.bank_for_update(bank.pk)
+        services.bank_lock_and_post(bank.pk)
         pending = contribute(bank, dealer, ref="r1", wagers=2)
-        assert pending.entry is not None  # folded in the caller's transaction
-        services.bank_for_update(bank.pk)  # locking it again after the audit is fine
+        assert pending.entry is not None  # posted in the caller's transaction
+        services.bank_lock_and_post(bank.pk)  # locking it again after the audit is fine
     bank.refresh_from_db()
     assert bank.meter_cents == 10_040
 
@@ -269,12 +269,12 @@ def test_locking_a_bank_after_writing_the_audit_log_is_refused():
     bank = make_bank(manager=manager)
     with pytest.raises(RuntimeError, match="lock the bank first"), transaction.atomic():
         audit(actor=manager, code="test.something", data={})
-        services.bank_for_update(bank.pk)
+        services.bank_lock_and_post(bank.pk)
     bank.refresh_from_db()
     assert not AuditEntry.objects.filter(code="test.something").exists()
 
 
-def test_the_minute_beat_folds_what_a_failed_fold_left_waiting(bank, dealer, casino_property):
+def test_the_minute_beat_posts_what_a_failed_posting_left_waiting(bank, dealer, casino_property):
     services.readings_take_at_shift_change()  # this shift's reading is taken now
     queue(bank, dealer, ref="r1", wagers=2)
     assert services.readings_take_at_shift_change() == []  # no reading due this time

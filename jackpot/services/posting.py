@@ -1,0 +1,335 @@
+"""Posting: the bank lock, and queued contributions posted to the ledger under it.
+
+A table's contribution is first written as a PendingContribution and committed, with no lock
+(services.ledger.bank_contribute). Posting then locks the bank row, turns every waiting row
+into its ledger line (in id order, the sub-cent carries exactly as one by one), writes one
+audit entry per contribution in a single batch, and commits. One transaction posts what many
+tables wrote meanwhile: the locked section is paid once per batch, not once per contribution.
+
+Who posts (PostgreSQL). Each bank has one poster at a time: whoever holds the session
+advisory lock (POSTING_LOCK, bank id). After committing its row, a writer TRIES that lock
+(one statement, never waits). If it gets it, it posts (waiting for the bank row if a hit or
+an adjustment holds it), releases it, then looks for waiting rows and, if any, tries again.
+If it does not get it, it returns at once: its row is posted by the poster. Also,
+bank_lock_and_post (hits, reversals, adjustments, status, parameters) posts every waiting
+row right after locking the bank, so nothing reads a meter missing a committed contribution.
+
+No row is stranded. A writer commits its row BEFORE it tries the posting lock. If the try
+fails, the poster held the lock then; the poster releases it only after posting, and looks
+for waiting rows only AFTER releasing it: that look comes after the writer's commit and sees
+the row (it posts it, or the writer that took the lock meanwhile does, by the same rule).
+The bank row's lock plays no part in this, so a hit that holds the bank and then rolls back
+strands nothing. The one remaining case: posting that fails (a database error) gives up; its
+rows stay waiting, durable, until the bank is next posted (the next contribution, any
+bank_lock_and_post, the minute's shift-change reading, the reconciliation).
+
+SQLite serialises every writer: posting there simply runs after the row is written.
+"""
+
+import time
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models.expressions import RawSQL
+from django.utils.translation import gettext_lazy as _
+
+from casino.audit import CHAIN_LOCK_HELD_PARAMS, CHAIN_LOCK_HELD_SQL, audit_many
+from casino.bulk import insert_many
+from jackpot import feed
+from jackpot.errors import BankNotFound
+from jackpot.models import PPM, Bank, MeterEntry, PendingContribution
+from jackpot.services._base import When, build_entry, save_totals
+
+# At most this many contributions per transaction: the bank lock is never held for long.
+POST_BATCH = 500
+# A poster hands over after this long (the next writer takes the lock), so that one table's
+# call is never held up posting for the others for longer.
+POSTING_TURN_SECONDS = 0.25
+
+
+def bank_lock_and_post(bank_id: int) -> Bank:
+    """Lock the bank's row until the caller's transaction ends, with every contribution
+    committed so far posted to its meter.
+
+    The tables layer calls this first, reads the meter, settles the round with it, then calls
+    the hit and contribution services in the same transaction: the meter cannot move between
+    the read and the hit, because every writer of a bank's meter holds this lock, and
+    hit_record does not post again to a bank this transaction already locked (contributions
+    committed meanwhile are posted right after this transaction commits).
+
+    Lock order: a transaction locks its bank(s) BEFORE it writes any audit entry (the chain's
+    lock is then taken after the bank's, by everyone). On PostgreSQL this refuses, with a
+    RuntimeError, to lock a bank not already locked by this transaction once the transaction
+    has audited something; the tables layer must therefore call it before auditing anything.
+    Locking the same bank again in the same transaction is always allowed.
+    """
+    return lock_bank(bank_id, post="always")
+
+
+def lock_bank(bank_id: int, *, post: str) -> Bank:
+    """bank_lock_and_post, with the posting: "always", or "first" (only when this
+    transaction did not lock the bank before; on SQLite, always)."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("bank_lock_and_post() must run inside transaction.atomic()")
+    first = True
+    if connection.vendor == "postgresql":
+        held = _held_by_this_transaction()
+        first = bank_id not in held["locked"]
+        if first and bank_id not in held["claimed"] and held["chain"]:
+            raise RuntimeError(
+                "bank_lock_and_post() after the audit chain's lock: lock the bank first, then "
+                "audit (one lock order, or two transactions can deadlock)"
+            )
+        if getattr(settings, "JACKPOT_ASYNC_COMMIT", False):
+            with connection.cursor() as cursor:
+                # Opt-in (see README): the commit returns before its WAL reaches the disk.
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+    try:
+        # FOR NO KEY UPDATE: excludes every other locker of the bank, but not the foreign-key
+        # checks of rows that point at it, so tables keep queueing contributions meanwhile.
+        bank = Bank.objects.select_for_update(no_key=True).get(pk=bank_id)
+    except (Bank.DoesNotExist, ValueError, TypeError):
+        raise BankNotFound(_("there is no progressive bank #%(id)s") % {"id": bank_id}) from None
+    if connection.vendor == "postgresql":
+        held["locked"].add(bank.pk)
+    if post == "always" or first:
+        post_all_locked(bank)  # every contribution committed so far is on the meter
+    return bank
+
+
+def claim_new_bank(bank_id: int) -> None:
+    """A bank row inserted by this transaction may be locked after the audit: no other
+    transaction sees the row before commit, so none can wait for it (bank_create, the
+    admin's add)."""
+    if connection.vendor == "postgresql" and connection.in_atomic_block:
+        _held_by_this_transaction()["claimed"].add(bank_id)
+
+
+def banks_locked_here() -> set[int]:
+    """The banks this transaction locked or created (PostgreSQL)."""
+    held = _held_by_this_transaction()
+    return held["locked"] | held["claimed"]
+
+
+def _held_by_this_transaction() -> dict:
+    """{"chain": does this transaction hold the audit chain's lock, "locked": bank ids it
+    locked, "claimed": bank ids it created}. Keyed by the transaction id, so nothing leaks
+    to the next transaction."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT pg_current_xact_id()::text, {CHAIN_LOCK_HELD_SQL}", CHAIN_LOCK_HELD_PARAMS
+        )
+        xid, chain = cursor.fetchone()
+    known = getattr(connection, "jackpot_held_banks", None)
+    if known is None or known[0] != xid:
+        known = connection.jackpot_held_banks = (xid, {"locked": set(), "claimed": set()})
+    return {"chain": chain, **known[1]}
+
+
+def split_contribution(bank: Bank, wagered_cents: int) -> dict:
+    """How `wagered_cents` of progressive wagers move the meter, the overflow and the reserve.
+
+    Shares are computed in millionths of a cent; the whole cents move now and the remainder
+    is carried to the next contribution, so nothing is ever rounded away. Above the cap, the
+    meter's share goes to the overflow instead.
+    """
+    meter_total = wagered_cents * bank.increment_rate_ppm + bank.meter_carry_ppm
+    meter_share, meter_carry = divmod(meter_total, PPM)
+    reserve_total = wagered_cents * bank.hidden_rate_ppm + bank.reserve_carry_ppm
+    reserve_share, reserve_carry = divmod(reserve_total, PPM)
+    to_meter = meter_share
+    if bank.cap_cents is not None:
+        to_meter = max(0, min(meter_share, bank.cap_cents - bank.meter_cents))
+    return {
+        "meter": to_meter,
+        "overflow": meter_share - to_meter,
+        "reserve": reserve_share,
+        "meter_carry": meter_carry - bank.meter_carry_ppm,
+        "reserve_carry": reserve_carry - bank.reserve_carry_ppm,
+    }
+
+
+def waiting(bank_id: int):
+    return PendingContribution.objects.filter(bank_id=bank_id, entry__isnull=True)
+
+
+def post_locked(bank: Bank) -> dict[int, MeterEntry]:
+    """Post up to POST_BATCH waiting rows of `bank`, whose row the caller has locked (and
+    keeps locked until commit). Returns {pending id: its ledger line}."""
+    rows = list(
+        waiting(bank.pk)
+        .order_by("pk")
+        .values_list(
+            "pk",
+            "reference",
+            "wager_count",
+            "wager_cents",
+            "actor_id",
+            "created_at",
+            "gaming_date",
+            "shift",
+        )[:POST_BATCH]
+    )
+    if not rows:
+        return {}
+    entries, audits = [], []
+    for _pk, reference, count, cents, actor_id, at, gaming_date, shift in rows:
+        wagered = count * cents
+        split = split_contribution(bank, wagered)
+        # The ledger line keeps the time, gaming date and shift the wager was accepted at.
+        entry = build_entry(
+            bank,
+            kind=MeterEntry.Kind.CONTRIBUTION,
+            when=When(at, gaming_date, shift),
+            reference=reference,
+            wager_count=count,
+            wager_cents=cents,
+            **split,
+        )
+        entry.actor_id = actor_id
+        bank.contributions_count += count
+        bank.wagered_cents += wagered
+        entries.append(entry)
+        audits.append(
+            {
+                "actor_id": actor_id,
+                "code": "jackpot.contribution.recorded",
+                "subject": bank,
+                "data": {"seq": entry.seq, "ref": reference, "wagers": count, **split},
+            }
+        )
+    insert_many(entries, key="seq")  # (bank, seq) is unique: seq is within one bank
+    audit_many(audits)
+    ids = [row[0] for row in rows]
+    _link(ids, [entry.pk for entry in entries])
+    save_totals(bank)
+    feed.announce_meter(bank)
+    return dict(zip(ids, entries, strict=True))
+
+
+# Two-int advisory key (POSTING_LOCK, bank id); the audit chain uses a one-bigint key, and the
+# two kinds never collide.
+POSTING_LOCK = 0x7A9152
+_TRY_POSTING = "SELECT pg_try_advisory_lock(%s::int, %s::int)"
+_TRY_POSTING_IF_WAITING = (
+    "SELECT pg_try_advisory_lock(%s::int, %s::int) WHERE EXISTS (SELECT 1 FROM"
+    " jackpot_pendingcontribution WHERE bank_id = %s AND entry_id IS NULL)"
+)
+_RELEASE_POSTING = "SELECT pg_advisory_unlock(%s::int, %s::int)"
+
+
+def post_all_locked(bank: Bank) -> dict[int, MeterEntry]:
+    """Post every waiting row of `bank`, whose row the caller has locked."""
+    posted: dict[int, MeterEntry] = {}
+    while True:
+        done = post_locked(bank)
+        posted.update(done)
+        if len(done) < POST_BATCH:
+            return posted
+
+
+def _post_in_transactions(bank_id: int, *, until_empty: bool = False) -> dict[int, MeterEntry]:
+    """Post in transactions of POST_BATCH rows at most, until nothing waits (`until_empty`:
+    until a transaction finds nothing, or the poster's turn is over)."""
+    posted: dict[int, MeterEntry] = {}
+    turn_ends = time.monotonic() + POSTING_TURN_SECONDS
+    while True:
+        with transaction.atomic():
+            locking = Bank.objects.select_for_update(no_key=True)
+            if connection.vendor == "postgresql" and not getattr(
+                settings, "JACKPOT_POSTING_SYNC_COMMIT", False
+            ):
+                # Posting only derives ledger lines from rows already durable: its commit
+                # need not wait for the disk (README, "ledger"). A crash may lose the last
+                # postings; their rows are waiting again and the next posting redoes them.
+                # Any later synchronous commit (an acceptance, a hit) flushes them first.
+                # (set_config(..., true) is SET LOCAL, sent with the lock: one round trip.)
+                setting = "set_config('synchronous_commit', 'off', true)"
+                locking = locking.annotate(posting_commit=RawSQL(setting, []))
+            bank = locking.get(pk=bank_id)
+            done = post_locked(bank)
+        posted.update(done)
+        if not until_empty and len(done) < POST_BATCH:
+            return posted
+        if until_empty and (not done or time.monotonic() > turn_ends):
+            return posted
+
+
+def _post_holding_the_lock(bank_id: int, *, first_try: str) -> dict[int, MeterEntry]:
+    posted: dict[int, MeterEntry] = {}
+    key = [POSTING_LOCK, bank_id]
+    with connection.cursor() as cursor:
+        cursor.execute(first_try, key if first_try == _TRY_POSTING else [*key, bank_id])
+        while (row := cursor.fetchone()) is not None and row[0]:
+            try:
+                # While rows keep coming the poster keeps the lock (bigger batches), for
+                # one turn at most, so no table's call is held up for long.
+                posted.update(_post_in_transactions(bank_id, until_empty=True))
+            finally:
+                cursor.execute(_RELEASE_POSTING, key)
+            # Only now, after the release, does the look count (see the module doc).
+            cursor.execute(_TRY_POSTING_IF_WAITING, [*key, bank_id])
+    return posted
+
+
+def _link(pending_ids: list[int], entry_ids: list[int]) -> None:
+    """Set each pending row's `entry` to the ledger line it was posted into."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "UPDATE jackpot_pendingcontribution AS p SET entry_id = v.entry"
+                " FROM (SELECT unnest(%s::bigint[]) AS id, unnest(%s::bigint[]) AS entry) AS v"
+                " WHERE p.id = v.id",
+                [pending_ids, entry_ids],
+            )
+        return
+    rows = [
+        PendingContribution(pk=p, entry_id=e) for p, e in zip(pending_ids, entry_ids, strict=True)
+    ]
+    PendingContribution.objects.bulk_update(rows, ["entry"])
+
+
+class _PostAfterCommit:
+    def __init__(self, bank_id: int) -> None:
+        self.bank_id = bank_id
+
+    def __call__(self) -> None:
+        bank_post_pending(bank_id=self.bank_id)
+
+
+def _post_inside_caller(bank_id: int) -> dict[int, MeterEntry]:
+    if connection.vendor == "postgresql" and bank_id not in banks_locked_here():
+        # Our row commits with the caller's transaction: post it then, as a poster. Taking
+        # the bank here could wait, and this transaction may already hold the audit chain.
+        for _, callback, _robust in connection.run_on_commit:
+            if isinstance(callback, _PostAfterCommit) and callback.bank_id == bank_id:
+                return {}
+        # robust: the caller's change is committed whatever happens here.
+        transaction.on_commit(_PostAfterCommit(bank_id), robust=True)
+        return {}
+    # The caller holds the bank (or SQLite, where nobody else writes): post in its transaction.
+    return post_all_locked(Bank.objects.select_for_update(no_key=True).get(pk=bank_id))
+
+
+def post_waiting(bank_id: int, *, known_waiting: bool = True) -> dict[int, MeterEntry]:
+    """Post the bank's waiting rows, or leave them to the poster at work.
+    Returns {pending id: ledger line} of what this call posted."""
+    if connection.in_atomic_block:
+        return _post_inside_caller(bank_id)
+    if connection.vendor != "postgresql":
+        return _post_in_transactions(bank_id)
+    return _post_holding_the_lock(
+        bank_id, first_try=_TRY_POSTING if known_waiting else _TRY_POSTING_IF_WAITING
+    )
+
+
+def bank_post_pending(*, bank_id: int) -> int:
+    """Post the bank's waiting contributions to its meter; returns how many were posted.
+
+    One lock-free statement when nothing waits; when posting is already running, returns
+    at once (that poster posts them). Readings and reconciliation call it before they read the
+    meter. System work: no role, the rows were accepted already.
+    """
+    if connection.vendor != "postgresql" and not waiting(bank_id).exists():
+        return 0
+    return len(post_waiting(bank_id, known_waiting=False))
