@@ -87,3 +87,10 @@ class KeyReused(TablesError):
 
     code = "key_reused"
     http_status = 409
+
+
+class AppendOnly(TablesError):
+    """Round events, settlement lines and corrections are written once, never changed."""
+
+    code = "append_only"
+    http_status = 409

@@ -18,8 +18,14 @@ from tables.models.floor import (
     assignment_conflict,
     limit_ratios,
 )
+from tables.models.rounds import Correction, IdempotentWrite, Round, RoundEvent, SettlementLine
 
 __all__ = [
+    "SettlementLine",
+    "RoundEvent",
+    "Round",
+    "IdempotentWrite",
+    "Correction",
     "ENGINE_FIELDS",
     "MAX_SEATS",
     "AssignmentQuerySet",

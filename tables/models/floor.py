@@ -36,6 +36,9 @@ class Table(models.Model):
     )
     min_bet_cents = models.BigIntegerField(_("table minimum (cents)"))
     max_bet_cents = models.BigIntegerField(_("table maximum (cents)"))
+    # Trips has limits of its own; empty: the table's minimum and maximum.
+    trips_min_cents = models.BigIntegerField(_("Trips minimum (cents)"), null=True, blank=True)
+    trips_max_cents = models.BigIntegerField(_("Trips maximum (cents)"), null=True, blank=True)
     status = models.CharField(
         _("status"), max_length=8, choices=Status.choices, default=Status.CLOSED, editable=False
     )
@@ -73,6 +76,12 @@ class Table(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
+
+    @property
+    def trips_limits(self) -> tuple[int, int]:
+        low = self.min_bet_cents if self.trips_min_cents is None else self.trips_min_cents
+        high = self.max_bet_cents if self.trips_max_cents is None else self.trips_max_cents
+        return low, high
 
     def _related_exist(self) -> bool:
         try:
