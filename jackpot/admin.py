@@ -26,6 +26,11 @@ from jackpot.models import (
 )
 
 
+def _said(what, message) -> str:
+    """ "what: message", punctuated for the language (French puts a space before the colon)."""
+    return _("%(what)s: %(message)s") % {"what": what, "message": message}
+
+
 def _run(modeladmin, request, queryset, label, call):
     """Apply a service to each selected row; report each refusal with its own message."""
     done = 0
@@ -34,9 +39,9 @@ def _run(modeladmin, request, queryset, label, call):
             call(obj)
             done += 1
         except CasinoError as err:
-            modeladmin.message_user(request, f"{obj}: {err.message}", messages.ERROR)
+            modeladmin.message_user(request, _said(obj, err.message), messages.ERROR)
     if done:
-        modeladmin.message_user(request, f"{label}: {done}", messages.SUCCESS)
+        modeladmin.message_user(request, _said(label, done), messages.SUCCESS)
 
 
 class ServiceAdmin(AuditedModelAdmin):
@@ -145,7 +150,7 @@ class BankAdmin(ServiceAdmin):
             text = (
                 _("%(n)s difference(s)") % {"n": len(alerts)} if alerts else _("matches its ledger")
             )
-            self.message_user(request, f"{bank}: {text}", level)
+            self.message_user(request, _said(bank, text), level)
 
 
 @admin.register(MeterEntry)

@@ -15,9 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit
-from casino.errors import NotFound
 from casino.roles import Role, require_role
-from jackpot.errors import BankNotFound, DisplayRefused, DisplayTokenInvalid
+from jackpot.errors import BankNotFound, DisplayRefused, DisplayTokenInvalid, DisplayTokenNotFound
 from jackpot.models import Bank, DisplayConnection, DisplayToken
 
 LANGUAGES = ("fr", "en")
@@ -114,7 +113,7 @@ def display_token_revoke(*, token_id: int, revoked_by=None) -> DisplayToken:
     with transaction.atomic():
         token = DisplayToken.objects.select_for_update().filter(pk=token_id).first()
         if token is None:
-            raise NotFound(str(_("This display token does not exist.")))
+            raise DisplayTokenNotFound(str(_("This display token does not exist.")))
         if token.revoked_at is not None:
             raise DisplayTokenInvalid(str(_("This display token is already revoked.")))
         token.revoked_at, token.revoked_by = timezone.now(), revoked_by

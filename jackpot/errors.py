@@ -1,6 +1,8 @@
 """The progressive's errors: each says what is wrong and what the floor can do about it.
 
 Every one is raised before anything is written, so "clear error, nothing changed" holds.
+Every one is a JackpotError, so `except JackpotError` catches them all; a "not found" is
+also a casino NotFound (404), an illegal state change also a casino IllegalTransition (409).
 """
 
 from casino.errors import CasinoError, IllegalTransition, NotFound
@@ -10,7 +12,7 @@ class JackpotError(CasinoError):
     code = "jackpot_error"
 
 
-class BankNotFound(NotFound):
+class BankNotFound(JackpotError, NotFound):
     code = "bank_not_found"
 
 
@@ -30,7 +32,7 @@ class ContributionConflict(JackpotError):
     http_status = 409
 
 
-class ContributionNotFound(NotFound):
+class ContributionNotFound(JackpotError, NotFound):
     code = "contribution_not_found"
 
 
@@ -48,19 +50,25 @@ class HitAmountMismatch(JackpotError):
     http_status = 409
 
 
-class HitNotFound(NotFound):
+class HitNotFound(JackpotError, NotFound):
     code = "hit_not_found"
 
 
-class HitAlreadyVerified(IllegalTransition):
+class HitIllegalTransition(JackpotError, IllegalTransition):
+    """A hit asked to move to a state its present state does not lead to."""
+
+    code = "hit_illegal_transition"
+
+
+class HitAlreadyVerified(HitIllegalTransition):
     code = "hit_already_verified"
 
 
-class HitNotVerified(IllegalTransition):
+class HitNotVerified(HitIllegalTransition):
     code = "hit_not_verified"
 
 
-class HitAlreadyPaid(IllegalTransition):
+class HitAlreadyPaid(HitIllegalTransition):
     code = "hit_already_paid"
 
 
@@ -75,13 +83,25 @@ class InvalidParameters(JackpotError):
     code = "invalid_parameters"
 
 
-class ParameterChangeNotFound(NotFound):
+class ParameterChangeNotFound(JackpotError, NotFound):
     code = "parameter_change_not_found"
 
 
 class ParameterChangePending(JackpotError):
     code = "parameter_change_pending"
     http_status = 409
+
+
+class ParameterChangeClosed(JackpotError, IllegalTransition):
+    """The change was already approved, applied or rejected."""
+
+    code = "parameter_change_closed"
+
+
+class BankStatusUnchanged(JackpotError, IllegalTransition):
+    """Opening an open bank, closing a closed one."""
+
+    code = "bank_status_unchanged"
 
 
 class InvalidAdjustment(JackpotError):
@@ -91,13 +111,17 @@ class InvalidAdjustment(JackpotError):
 # The display feed: a screen whose credential or bank is wrong.
 
 
-class DisplayRefused(CasinoError):
+class DisplayRefused(JackpotError):
     """Missing, unknown or revoked token, or a token for another bank."""
 
     code = "display_token_refused"
     http_status = 403
 
 
-class DisplayTokenInvalid(CasinoError):
+class DisplayTokenInvalid(JackpotError):
     code = "display_token_invalid"
     http_status = 400
+
+
+class DisplayTokenNotFound(JackpotError, NotFound):
+    code = "display_token_not_found"

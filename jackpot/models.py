@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino.errors import IllegalTransition
+from jackpot.errors import HitIllegalTransition
 
 PPM = 1_000_000  # rates are parts per million: 250_000 ppm = 25 %
 
@@ -293,7 +293,14 @@ class Hit(models.Model):
 
     def transition(self, *, to: str) -> None:
         if to not in self.ALLOWED.get(self.state, set()):
-            raise IllegalTransition(f"hit {self.pk} is {self.state}, it cannot become {to}")
+            raise HitIllegalTransition(
+                _("hit #%(order)s is %(state)s: it cannot become %(to)s")
+                % {
+                    "order": self.order,
+                    "state": self.get_state_display(),
+                    "to": Hit.State(to).label,
+                }
+            )
         self.state = to
 
 

@@ -1,6 +1,7 @@
 """Reading the progressive: levels, hit history and counters, ledger totals. No writes."""
 
 from django.db.models import Count, F, Max, Q, Sum
+from django.utils.translation import gettext_lazy as _
 
 from jackpot.errors import BankNotFound, UnknownLevel
 from jackpot.models import Bank, Hit, MeterEntry, MeterReading, PendingContribution
@@ -12,14 +13,14 @@ def bank_get(bank_id: int) -> Bank:
     try:
         return Bank.objects.get(pk=bank_id)
     except (Bank.DoesNotExist, ValueError, TypeError):
-        raise BankNotFound(f"there is no progressive bank #{bank_id}") from None
+        raise BankNotFound(_("there is no progressive bank #%(id)s") % {"id": bank_id}) from None
 
 
 def bank_by_slug(slug: str) -> Bank:
     try:
         return Bank.objects.get(slug=slug)
     except Bank.DoesNotExist:
-        raise BankNotFound(f"there is no progressive bank {slug!r}") from None
+        raise BankNotFound(_("there is no progressive bank %(slug)s") % {"slug": slug}) from None
 
 
 def bank_ids() -> list[int]:
@@ -36,7 +37,10 @@ def level_amount(bank: Bank, level: str) -> int:
     tier = bank.tier(level)
     if tier is None:
         known = ", ".join(t["level"] for t in bank.levels)
-        raise UnknownLevel(f"{bank.name} has no level {level!r} (levels: {known})")
+        raise UnknownLevel(
+            _("%(bank)s has no level %(level)s (levels: %(known)s)")
+            % {"bank": bank.name, "level": level, "known": known}
+        )
     return level_amount_cents(bank.meter_cents, tier["percent"])
 
 

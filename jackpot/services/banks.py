@@ -4,10 +4,9 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit
-from casino.errors import IllegalTransition
 from casino.roles import Role, require_role
 from jackpot import feed
-from jackpot.errors import InvalidParameters
+from jackpot.errors import BankStatusUnchanged, InvalidParameters
 from jackpot.models import Bank, MeterEntry
 from jackpot.services._base import When, reset_to_seed, save_totals
 from jackpot.services.parameters import apply_pending_change, validate_parameters
@@ -60,8 +59,9 @@ def _set_status(*, bank_id: int, actor, to: str, reason: str) -> Bank:
     with transaction.atomic():
         bank = bank_lock_and_post(bank_id)
         if bank.status == to:
-            raise IllegalTransition(
-                _("%(bank)s is already %(status)s") % {"bank": bank.name, "status": to}
+            raise BankStatusUnchanged(
+                _("%(bank)s is already %(status)s")
+                % {"bank": bank.name, "status": Bank.Status(to).label}
             )
         bank.status = to
         bank.status_reason = (reason or "").strip()[:120]

@@ -8,11 +8,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit
-from casino.errors import IllegalTransition
 from casino.roles import Role, require_role
 from jackpot import feed
 from jackpot.errors import (
     InvalidParameters,
+    ParameterChangeClosed,
     ParameterChangeNotFound,
     ParameterChangePending,
     TwoPeopleRequired,
@@ -200,7 +200,7 @@ def parameter_change_approve(*, change_id: int, manager) -> ParameterChange:
     with transaction.atomic():
         bank, change = _change_for_update(change_id)
         if change.state != ParameterChange.State.REQUESTED:
-            raise IllegalTransition(
+            raise ParameterChangeClosed(
                 _("parameter change #%(id)s is %(state)s: it cannot be approved")
                 % {"id": change.pk, "state": change.get_state_display()}
             )
@@ -228,7 +228,7 @@ def parameter_change_reject(*, change_id: int, manager, reason: str = "") -> Par
     with transaction.atomic():
         bank, change = _change_for_update(change_id)
         if change.state not in _OPEN_STATES:
-            raise IllegalTransition(
+            raise ParameterChangeClosed(
                 _("parameter change #%(id)s is %(state)s: it cannot be rejected")
                 % {"id": change.pk, "state": change.get_state_display()}
             )
