@@ -68,14 +68,25 @@ class NotThisDealersTable(TablesError):
     http_status = 403
 
 
-class RoundOpen(TablesError):
+class WithRound(TablesError):
+    """A refusal that shows the round as it stands (`"round"` beside `"error"`)."""
+
+    def __init__(self, message: str, *, round: dict, code: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.round = round
+
+    def as_json(self) -> dict:
+        return {**super().as_json(), "round": self.round}
+
+
+class RoundOpen(WithRound):
     """One round at a time per table."""
 
     code = "round_open"
     http_status = 409
 
 
-class StaleRound(TablesError):
+class StaleRound(WithRound):
     """Another write reached the round first: the client sees the round again and retries."""
 
     code = "stale"

@@ -94,3 +94,76 @@ def floor_tables(*, viewer=None, at: dt.datetime | None = None) -> list[FloorTab
             )
         )
     return rows
+
+
+# The round API's reads (spec/round-api.md) --------------------------------------------------
+
+
+def _api_tables():
+    from tables.models import Round
+
+    in_progress = Round.objects.exclude(stage__in=Round.FINISHED)
+    return with_current_assignment(
+        Table.objects.select_related(
+            "bank",
+            "ruleset__blind_paytable",
+            "ruleset__trips_paytable",
+            "ruleset__progressive_paytable",
+            "ruleset__envy_paytable",
+        ).prefetch_related(Prefetch("rounds", queryset=in_progress, to_attr="rounds_in_progress"))
+    )
+
+
+def _table_json(table: Table) -> dict:
+    from tables.rules.ruleset import parse_rules
+    from tables.snapshots import table_snapshot
+
+    dealer = table.current_assignments[0].dealer if table.current_assignments else None
+    running = table.rounds_in_progress[0] if table.rounds_in_progress else None
+    rules = parse_rules(table.ruleset.engine_rules()).to_json()
+    return table_snapshot(table, dealer=dealer, round_in_progress=running, rules=rules)
+
+
+def table_detail(table_id) -> dict | None:
+    """`GET /api/tables/<id>/`, or None when there is no such table."""
+    try:
+        table = _api_tables().filter(pk=table_id).first()
+    except (ValueError, TypeError):
+        return None
+    return None if table is None else _table_json(table)
+
+
+def tables_for(staff) -> list[dict]:
+    """`GET /api/tables/`: every table, the ones `staff` deals now first (`"mine": true`)."""
+    rows = []
+    for table in _api_tables().order_by("pit__name", "name"):
+        body = _table_json(table)
+        body["mine"] = body["dealer"] is not None and body["dealer"]["id"] == staff.pk
+        rows.append(body)
+    return sorted(rows, key=lambda row: not row["mine"])
+
+
+def round_for_api(round_id):
+    from tables.models import Round
+
+    try:
+        return Round.objects.select_related("dealer", "table").filter(pk=round_id).first()
+    except (ValueError, TypeError):
+        return None
+
+
+def table_recall(table_id, *, limit: int = 10) -> list[dict]:
+    """The last `limit` rounds of a table, newest first, each with every event."""
+    from tables.models import Round, RoundEvent
+    from tables.snapshots import event_snapshot, round_snapshot
+
+    events = RoundEvent.objects.select_related("actor", "supervisor").order_by("seq")
+    rounds = (
+        Round.objects.filter(table_id=table_id)
+        .select_related("dealer")
+        .prefetch_related(Prefetch("events", queryset=events, to_attr="event_list"))
+        .order_by("-opened_at", "-pk")[:limit]
+    )
+    return [
+        {**round_snapshot(r), "events": [event_snapshot(e) for e in r.event_list]} for r in rounds
+    ]

@@ -1,8 +1,9 @@
-from django.urls import path
+from django.urls import include, path
 
 from tables import views
 
 app_name = "tables"
 urlpatterns = [
     path("", views.table_list, name="table_list"),
+    path("", include("tables.api.urls")),
 ]

@@ -1,0 +1,225 @@
+"""Thin views: parse the JSON, call one service or selector, answer JSON.
+
+Errors are the domain's (`{"error": {"code", "message", "field"?}}` with its HTTP status),
+worded in the signed-in person's language. Every view names the roles it admits.
+"""
+
+import json
+from functools import wraps
+
+from django.contrib.auth import logout
+from django.http import JsonResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from casino.access import public, role_required
+from casino.errors import CasinoError
+from casino.pins import pin_login
+from casino.roles import Role, role_names
+from tables import selectors
+from tables.api.openapi import OPENAPI
+from tables.errors import NotFound, RoundRefused
+from tables.rules.errors import RulesError
+from tables.services import rounds as services
+from tables.snapshots import round_snapshot, staff_ref
+
+STAFF = (Role.DEALER, Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR)
+AT_THE_TABLE = (Role.DEALER, Role.SUPERVISOR)
+RECORDS = (Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR)
+
+
+def answers_json(view):
+    """Domain errors become their JSON answer; nothing else is caught (a bug stays a 500)."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except CasinoError as exc:
+            return JsonResponse(exc.as_json(), status=exc.http_status)
+
+    return wrapper
+
+
+def _body(request) -> dict:
+    try:
+        body = json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise RoundRefused(_("The request body is not JSON."), code="bad_json") from None
+    if not isinstance(body, dict):
+        raise RoundRefused(_("The request body must be a JSON object."), code="bad_json")
+    return body
+
+
+def _written(written: services.Written) -> JsonResponse:
+    return JsonResponse(written.body, status=written.status)
+
+
+def _not_found(what: str, pk) -> NotFound:
+    return NotFound(_("There is no %(what)s #%(id)s.") % {"what": what, "id": pk})
+
+
+# --- session -------------------------------------------------------------------------------
+
+
+@public
+@require_http_methods(["POST"])
+@answers_json
+def login_view(request):
+    body = _body(request)
+    staff = pin_login(
+        request,
+        employee_number=str(body.get("employee_number", "")),
+        pin=str(body.get("pin", "")),
+    )
+    return JsonResponse({"staff": _staff_json(staff)})
+
+
+def _staff_json(staff) -> dict:
+    return {
+        **staff_ref(staff),
+        "employee_number": staff.employee_number,
+        "roles": sorted(role_names(staff)),
+        "language": staff.language,
+    }
+
+
+@role_required(*STAFF)
+@require_http_methods(["POST"])
+def logout_view(request):
+    logout(request)
+    return JsonResponse({"staff": None})
+
+
+@public
+@require_http_methods(["GET"])
+def openapi_view(request):
+    return JsonResponse(OPENAPI)
+
+
+# --- tables --------------------------------------------------------------------------------
+
+
+@role_required(*STAFF)
+@require_http_methods(["GET"])
+def tables_view(request):
+    return JsonResponse(selectors.tables_for(request.user), safe=False)
+
+
+@role_required(*STAFF)
+@require_http_methods(["GET"])
+@answers_json
+def table_view(request, table_id: int):
+    found = selectors.table_detail(table_id)
+    if found is None:
+        raise _not_found(_("table"), table_id)
+    return JsonResponse(found)
+
+
+@role_required(*AT_THE_TABLE)
+@require_http_methods(["POST"])
+@answers_json
+def round_open_view(request, table_id: int):
+    body = _body(request)
+    return _written(
+        services.round_open(table_id=table_id, dealer=request.user, key=body.get("key"))
+    )
+
+
+@role_required(*RECORDS)
+@require_http_methods(["GET"])
+@answers_json
+def recall_view(request, table_id: int):
+    if selectors.table_detail(table_id) is None:
+        raise _not_found(_("table"), table_id)
+    try:
+        limit = max(1, min(int(request.GET.get("limit", 10)), 100))
+    except ValueError:
+        raise RoundRefused(
+            _("limit must be a whole number."), code="bad_limit", field="limit"
+        ) from None
+    return JsonResponse(selectors.table_recall(table_id, limit=limit), safe=False)
+
+
+# --- rounds --------------------------------------------------------------------------------
+
+
+def _round(round_id):
+    round_ = selectors.round_for_api(round_id)
+    if round_ is None:
+        raise _not_found(_("round"), round_id)
+    return round_
+
+
+@role_required(*STAFF)
+@require_http_methods(["GET"])
+@answers_json
+def round_view(request, round_id: int):
+    return JsonResponse(round_snapshot(_round(round_id)))
+
+
+@role_required(*AT_THE_TABLE)
+@require_http_methods(["POST"])
+@answers_json
+def round_events_view(request, round_id: int):
+    body = _body(request)
+    written = services.round_event_record(
+        round_id=round_id,
+        actor=request.user,
+        key=body.get("key"),
+        expected_seq=body.get("expected_seq"),
+        event=body.get("event"),
+        supervisor=body.get("supervisor"),
+    )
+    return _written(written)
+
+
+@role_required(*STAFF)
+@require_http_methods(["GET"])
+@answers_json
+def settlement_view(request, round_id: int):
+    round_ = _round(round_id)
+    try:
+        preview = services.settlement_preview(round_)
+    except RulesError as exc:
+        raise services.refusal(exc) from None
+    return JsonResponse(preview)
+
+
+@role_required(*AT_THE_TABLE)
+@require_http_methods(["POST"])
+@answers_json
+def corrections_view(request, round_id: int):
+    body = _body(request)
+    written = services.round_correct(
+        round_id=round_id,
+        actor=request.user,
+        key=body.get("key"),
+        supervisor=body.get("supervisor"),
+        reason=body.get("reason"),
+        corrected=body.get("round"),
+    )
+    return _written(written)
+
+
+@role_required(*RECORDS)
+@require_http_methods(["GET"])
+@answers_json
+def export_view(request, round_id: int):
+    round_ = _round(round_id)
+    if round_.settlement is None:
+        raise RoundRefused(
+            _("This round is not settled yet: there is nothing to export."),
+            code="not_settled",
+        )
+    corrections = [
+        {"number": c.number, "reason": c.reason, "input": c.input, "output": c.output}
+        for c in round_.corrections.all()
+    ]
+    return JsonResponse(
+        {
+            "input": round_.settlement_input,
+            "output": round_.settlement,
+            "corrections": corrections,
+        }
+    )
