@@ -27,7 +27,7 @@ from jackpot.models import (
 
 
 def _said(what, message) -> str:
-    """ "what: message", punctuated for the language (French puts a space before the colon)."""
+    """Say "what: message", punctuated for the language (French puts a space before ':')."""
     return _("%(what)s: %(message)s") % {"what": what, "message": message}
 
 

@@ -8,6 +8,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
+from casino import live
 from jackpot import display_tokens
 from jackpot.display_tokens import SEEN_EVERY_SECONDS
 from jackpot.errors import BankNotFound
@@ -15,22 +16,8 @@ from jackpot.feed import feed_group, localize, server_time, snapshot
 from jackpot.models import Bank
 
 CLOSE_BAD_REQUEST = 4400  # the client sent something: the feed is read-only
-CLOSE_REFUSED = 4403  # missing, unknown or revoked token
+CLOSE_REFUSED = live.CLOSE_REFUSED  # missing, unknown or revoked token
 CLOSE_NO_BANK = 4404  # unknown bank
-
-
-def token_from_scope(scope) -> str | None:
-    from urllib.parse import parse_qs
-
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    if query.get("token"):
-        return query["token"][0]
-    for name, value in scope.get("headers", []):
-        if name == b"authorization":
-            scheme, _, credential = value.decode("latin-1").partition(" ")
-            if scheme.lower() == "token" and credential.strip():
-                return credential.strip()
-    return None
 
 
 def _open(bank_slug: str, raw_token: str | None, channel_name: str, remote: str):
@@ -53,7 +40,7 @@ class DisplayFeedConsumer(AsyncJsonWebsocketConsumer):
         client = self.scope.get("client") or ("", 0)
         try:
             self.token = await database_sync_to_async(_open)(
-                slug, token_from_scope(self.scope), self.channel_name, str(client[0] or "")
+                slug, live.scope_token(self.scope), self.channel_name, str(client[0] or "")
             )
         except BankNotFound:
             return await self.close(code=CLOSE_NO_BANK)

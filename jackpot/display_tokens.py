@@ -7,13 +7,12 @@ import datetime as dt
 import hashlib
 import secrets
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino import live
 from casino.audit import audit
 from casino.roles import Role, require_role
 from jackpot.errors import BankNotFound, DisplayRefused, DisplayTokenInvalid, DisplayTokenNotFound
@@ -129,16 +128,13 @@ def display_token_revoke(*, token_id: int, revoked_by=None) -> DisplayToken:
             },
         )
         channels = list(token.connections.values_list("channel_name", flat=True))
-        transaction.on_commit(lambda: _close_sockets(channels), robust=True)
+        live.after_commit(lambda: _close_sockets(channels))
     return token
 
 
 def _close_sockets(channel_names: list[str]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
     for name in channel_names:
-        async_to_sync(layer.send)(name, {"type": "feed.revoked"})
+        live.channel_send(name, {"type": "feed.revoked"})
 
 
 # --- connected displays --------------------------------------------------------------------

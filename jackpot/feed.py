@@ -9,25 +9,20 @@ after commit we only raise a per-bank "pending" flag and queue `publish_meter`, 
 the flag and THEN reads the bank's committed row. A commit that finds the flag raised is
 therefore always covered by a read that happens after it, so a burst of commits collapses to
 a few messages and the last one always carries the committed value.
+
+Sending from sync code and after commit is casino.live's (one publish loop per process).
 """
 
-import asyncio
 import datetime as dt
 import json
-import logging
-import os
 import threading
 
-from asgiref.sync import async_to_sync
 from celery import shared_task
-from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.db import transaction
 
+from casino import live
 from jackpot.models import Bank, Hit
 from jackpot.selectors import level_amount_cents
-
-log = logging.getLogger(__name__)
 
 RECENT_HITS = 5
 LANGUAGES = ("fr", "en")  # a display speaks one of these (DisplayToken.language)
@@ -115,52 +110,9 @@ def group_event(payload: dict) -> dict:
     }
 
 
-class _PublishLoop:
-    """One long-lived event loop per process for publishing to Redis from sync code.
-
-    async_to_sync would build a new loop per call, and channels-redis a new connection per
-    loop: ~1.7 ms per message, with spikes past 100 ms, measured in a Celery worker.
-    """
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.pid = os.getpid()
-        threading.Thread(target=self.loop.run_forever, name="feed-publish", daemon=True).start()
-
-    def run(self, coro):
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=10)
-
-
-_publish_loop: _PublishLoop | None = None
-_publish_lock = threading.Lock()
-
-
-def _publisher() -> _PublishLoop:
-    global _publish_loop
-    with _publish_lock:
-        # A forked Celery child must not reuse its parent's (dead) loop thread.
-        if _publish_loop is None or _publish_loop.pid != os.getpid():
-            _publish_loop = _PublishLoop()
-        return _publish_loop
-
-
 def send_to_group(slug: str, payload: dict) -> None:
-    """Works from any sync code: a view, a service, a Celery worker."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    event = group_event(payload)
-    if isinstance(layer, InMemoryChannelLayer):
-        # Its queues belong to the server's loop: reach it through async_to_sync.
-        async_to_sync(layer.group_send)(feed_group(slug), event)
-    else:
-        _publisher().run(layer.group_send(feed_group(slug), event))
-
-
-def _after_commit(fn) -> None:
-    # robust: the change is committed whatever happens to the feed; a failure is logged, and
-    # the displays recover at the next message or reconnection snapshot.
-    transaction.on_commit(fn, robust=True)
+    """Send a feed message to the bank's displays; works from any sync code."""
+    live.group_send(feed_group(slug), group_event(payload))
 
 
 def _next_seq(bank: Bank) -> int:
@@ -173,14 +125,14 @@ def announce_meter(bank: Bank) -> None:
     """The meter changed in this transaction; displays hear the committed value after commit."""
     _next_seq(bank)
     slug = bank.slug
-    _after_commit(lambda: request_meter_publish(slug))
+    live.after_commit(lambda: request_meter_publish(slug))
 
 
 def announce_hit(hit: Hit) -> None:
     """A hit was recorded, verified or paid in this transaction."""
     bank = hit.bank
     payload = {"type": "hit", "bank": bank.slug, "seq": _next_seq(bank), **hit_fields(hit)}
-    _after_commit(lambda: send_to_group(bank.slug, payload))
+    live.after_commit(lambda: send_to_group(bank.slug, payload))
 
 
 def announce_status(bank: Bank) -> None:
@@ -192,7 +144,7 @@ def announce_status(bank: Bank) -> None:
         "status": bank.status,
         "reason": bank.status_reason,
     }
-    _after_commit(lambda: send_to_group(bank.slug, payload))
+    live.after_commit(lambda: send_to_group(bank.slug, payload))
 
 
 # --- meter coalescing ----------------------------------------------------------------------
