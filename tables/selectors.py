@@ -167,3 +167,32 @@ def table_recall(table_id, *, limit: int = 10) -> list[dict]:
     return [
         {**round_snapshot(r), "events": [event_snapshot(e) for e in r.event_list]} for r in rounds
     ]
+
+
+def table_watch(staff, table_id: int) -> bool | None:
+    """May `staff` watch the table's live channel? None: no such table. A dealer who holds
+    no other role watches only the table they deal now."""
+    from casino.roles import Role, has_role
+
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    if has_role(staff, Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR):
+        return True
+    dealer = current_dealer(table)
+    return dealer is not None and dealer.pk == staff.pk
+
+
+def table_watch_snapshot(table_id: int) -> tuple[dict | None, dict | None]:
+    """What a socket gets on connect: the table, and its current round (in progress, else
+    the last one played, else None)."""
+    from tables.models import Round
+    from tables.snapshots import round_snapshot
+
+    latest = (
+        Round.objects.filter(table_id=table_id)
+        .select_related("dealer")
+        .order_by("-opened_at", "-pk")
+        .first()
+    )
+    return table_detail(table_id), None if latest is None else round_snapshot(latest)
