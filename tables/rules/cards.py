@@ -14,9 +14,6 @@ from .errors import CardError
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
 
-_RANK_RULE = "rank must be one of 2-9 T J Q K A"
-_SUIT_RULE = "suit must be one of s h d c"
-
 
 class Card(int):
     """One card of the 52. Equal to (and hashed as) its index, so it works as a dict key."""
@@ -27,7 +24,7 @@ class Card(int):
         if isinstance(index, Card):
             return index
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 52:
-            raise CardError(f"{index!r} is not a card: a card index is an integer from 0 to 51")
+            raise CardError("card.index", value=repr(index))
         return _BY_INDEX[index]
 
     @property
@@ -68,13 +65,14 @@ DECK: tuple[Card, ...] = _BY_INDEX
 
 
 def _why_not(text: str) -> str:
+    """The message key saying what is wrong with a text that is not a card."""
     if len(text) == 3 and text[:2] == "10":
-        return _SUIT_RULE
+        return "card.suit"
     if len(text) != 2 or text == "10":
-        return 'a card is a rank then a suit, like "As" or "10h"'
+        return "card.shape"
     if text[0] not in RANKS:
-        return _RANK_RULE
-    return _SUIT_RULE
+        return "card.rank"
+    return "card.suit"
 
 
 def parse_card(card: str | Card) -> Card:
@@ -85,22 +83,25 @@ def parse_card(card: str | Card) -> Card:
         found = _BY_TEXT.get(card)
         if found is not None:
             return found
-        raise CardError(f'"{card}" is not a card: {_why_not(card)}')
-    raise CardError(f'{card!r} is not a card: a card is text like "As"')
+        raise CardError(_why_not(card), text=card)
+    raise CardError("card.not_text", value=repr(card))
 
 
 def parse_cards(cards: Iterable[str | Card]) -> tuple[Card, ...]:
     """Parse several cards; a card given twice is refused, naming it."""
     if isinstance(cards, str):
-        raise CardError(f'"{cards}" is not a list of cards: give each card separately')
+        raise CardError("card.one_text", text=cards)
     parsed = tuple(parse_card(c) for c in cards)
     if len(set(parsed)) != len(parsed):
         seen: dict[Card, int] = {}
         for position, card in enumerate(parsed):
             if card in seen:
                 raise CardError(
-                    f'"{card}" is given twice (cards {seen[card] + 1} and {position + 1})',
+                    "card.twice",
                     code="duplicate_card",
+                    card=str(card),
+                    first=seen[card] + 1,
+                    second=position + 1,
                 )
             seen[card] = position
     return parsed

@@ -23,15 +23,13 @@ def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     for key, value in pairs:
         if key in obj:
             # JSON would keep the last one silently: a disputed hand must not hide a second Ante.
-            raise InputError(
-                f"{json.dumps(key)} is given twice in one object", code="duplicate_key"
-            )
+            raise InputError("input.key_twice", code="duplicate_key", key=json.dumps(key))
         obj[key] = value
     return obj
 
 
 def _refuse_constant(name: str) -> Any:
-    raise InputError(f"{name} is not a number: amounts are integer cents", code="malformed_json")
+    raise InputError("input.not_a_number", code="malformed_json", value=name)
 
 
 def load_json(text: str) -> Any:
@@ -43,7 +41,7 @@ def load_json(text: str) -> Any:
     except InputError:
         raise
     except ValueError as error:  # JSONDecodeError, or an integer too long to convert
-        raise InputError(f"the input is not valid JSON: {error}", code="malformed_json") from None
+        raise InputError("input.not_json", code="malformed_json", error=str(error)) from None
 
 
 def _read(source: str, stdin: TextIO) -> str:
@@ -54,7 +52,7 @@ def _read(source: str, stdin: TextIO) -> str:
             return handle.read()
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(
-            f"{source}: cannot read the file ({error})", code="unreadable_input"
+            "input.unreadable", code="unreadable_input", source=source, error=str(error)
         ) from None
 
 

@@ -221,6 +221,6 @@ def evaluate(cards: Iterable[str | Card]) -> HandValue:
     """The best five-card hand from 5, 6 or 7 distinct cards (text like "As" or parsed)."""
     parsed = parse_cards(cards)
     if not 5 <= len(parsed) <= 7:
-        raise InputError(f"a hand is 5, 6 or 7 cards, not {len(parsed)}", code="wrong_card_count")
+        raise InputError("hand.card_count", code="wrong_card_count", count=len(parsed))
     value = strength(parsed)
     return HandValue(value, _BY_ORDER[value >> 20], _best_five(parsed, value))

@@ -30,12 +30,13 @@ returned) or `void_refused`; `card_drawn_in_error_unexposed` is recorded and has
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import MISSING, dataclass, fields, replace
 from enum import StrEnum
 from typing import Any, ClassVar, TypeAlias
 
 from .cards import Card, format_card, parse_card
 from .errors import CardError, IllegalAction
+from .messages import Param
 from .ruleset import RuleSet
 from .settle import (
     FIXED_MULTIPLES,
@@ -223,21 +224,48 @@ def event_from_json(obj: Mapping[str, Any]) -> Event:
     cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise IllegalAction(
-            f"{kind!r} is not an event (one of {', '.join(EVENT_TYPES)})", code="bad_event"
+            "event.unknown",
+            code="bad_event",
+            path="kind",
+            value=repr(kind),
+            kinds=tuple(EVENT_TYPES),
         )
-    fields = {k: v for k, v in obj.items() if k != "kind"}
-    unknown = set(fields) - set(cls.__slots__)
+    given = {k: v for k, v in obj.items() if k != "kind"}
+    unknown = sorted(set(given) - set(cls.__slots__))
     if unknown:
-        raise IllegalAction(f"{kind}: unknown field {', '.join(sorted(unknown))}", code="bad_event")
-    for name, value in fields.items():
+        raise IllegalAction(
+            "event.unknown_fields",
+            code="bad_event",
+            path=unknown[0],
+            event=cls.kind,
+            fields=tuple(unknown),
+        )
+    for name, value in given.items():
         if not _FIELD_TYPES[name](value):
-            raise IllegalAction(f"{kind}.{name}: {value!r} has the wrong type", code="bad_event")
-    if "cards" in fields:
-        fields["cards"] = tuple(fields["cards"])
-    try:
-        event: Event = cls(**fields)
-    except TypeError as error:
-        raise IllegalAction(f"{kind}: {error}", code="bad_event") from None
+            raise IllegalAction(
+                "event.wrong_type",
+                code="bad_event",
+                path=name,
+                event=cls.kind,
+                field=name,
+                value=repr(value),
+            )
+    missing = tuple(
+        f.name
+        for f in fields(cls)
+        if f.name not in given and f.default is MISSING and f.default_factory is MISSING
+    )
+    if missing:
+        raise IllegalAction(
+            "event.missing_fields",
+            code="bad_event",
+            path=missing[0],
+            event=cls.kind,
+            fields=missing,
+        )
+    if "cards" in given:
+        given["cards"] = tuple(given["cards"])
+    event: Event = cls(**given)
     return event
 
 
@@ -322,7 +350,7 @@ def new_round(rules: RuleSet, *, seats: Iterable[int] = SEAT_NUMBERS) -> RoundSt
     open_seats = frozenset(seats)
     bad = sorted(s for s in open_seats if s not in SEAT_NUMBERS)
     if bad:
-        raise IllegalAction(f"seat {bad[0]} does not exist: seats are 1 to 7", code="bad_seat")
+        raise IllegalAction("machine.no_such_seat", code="bad_seat", path="seats", seat=bad[0])
     return RoundState(rules=rules, open_seats=open_seats)
 
 
@@ -385,16 +413,12 @@ def apply(state: RoundState, event: Event | Mapping[str, Any]) -> RoundState:
     if isinstance(event, Mapping):
         event = event_from_json(event)
     if state.stage in (Stage.SETTLED, Stage.VOID):
-        raise IllegalAction(
-            f"the round is {state.stage.value}: nothing more can happen in it", code="round_closed"
-        )
+        raise IllegalAction("machine.round_closed", code="round_closed", stage=state.stage.value)
     if isinstance(event, VoidApproved | VoidRefused):
         return _void_decision(state, approved=isinstance(event, VoidApproved))
     if state.pending_void is not None:
         raise IllegalAction(
-            f"a void ({state.pending_void.value}) is waiting for a supervisor: approve or"
-            " refuse it first",
-            code="void_pending",
+            "machine.void_pending", code="void_pending", reason=state.pending_void.value
         )
     if isinstance(event, WagersPlaced):
         return _wagers_placed(state, event)
@@ -412,15 +436,20 @@ def apply(state: RoundState, event: Event | Mapping[str, Any]) -> RoundState:
         return _irregularity(state, event)
     if isinstance(event, SettlementConfirmed):
         return _settlement_confirmed(state)
-    raise IllegalAction(f"{event!r} is not an event", code="bad_event")  # pragma: no cover
+    raise IllegalAction(  # pragma: no cover
+        "event.unknown", code="bad_event", value=repr(event), kinds=tuple(EVENT_TYPES)
+    )
 
 
-def _require_stage(state: RoundState, what: str, *stages: Stage) -> None:
+def _require_stage(state: RoundState, *stages: Stage, step: str) -> None:
+    """Refuse `step` (a code of `messages.TERMS`) outside `stages`."""
     if state.stage not in stages:
-        allowed = ", ".join(s.value for s in stages)
         raise IllegalAction(
-            f"{what} is not possible at the {state.stage.value} stage (only at: {allowed})",
+            "machine.wrong_stage",
             code="wrong_stage",
+            step=step,
+            stage=state.stage.value,
+            stages=tuple(s.value for s in stages),
         )
 
 
@@ -429,29 +458,37 @@ def _is_cents(value: object) -> bool:
 
 
 def _wagers_placed(state: RoundState, event: WagersPlaced) -> RoundState:
-    _require_stage(state, "placing wagers", Stage.BETTING)
+    _require_stage(state, Stage.BETTING, step="place_wagers")
     if event.seat not in state.open_seats:
-        raise IllegalAction(f"seat {event.seat} is not open at this table", code="bad_seat")
+        raise IllegalAction("machine.seat_not_open", code="bad_seat", path="seat", seat=event.seat)
     for name in ("ante", "blind", "trips", "progressive"):
         value = getattr(event, name)
         if not _is_cents(value) or value < 0:
             raise IllegalAction(
-                f"seat {event.seat}: the {name} must be a whole number of cents, 0 or more",
-                code="negative_amount",
+                "machine.negative", code="negative_amount", path=name, seat=event.seat, bet=name
             )
     if event.ante == 0:
-        raise IllegalAction(f"seat {event.seat}: the Ante is required", code="bad_amount")
+        raise IllegalAction(
+            "machine.ante_required", code="bad_amount", path="ante", seat=event.seat
+        )
     if event.blind != event.ante:
         raise IllegalAction(
-            f"seat {event.seat}: the Blind ({event.blind}) must equal the Ante ({event.ante})",
+            "machine.blind_not_ante",
             code="ante_blind_mismatch",
+            path="blind",
+            seat=event.seat,
+            blind=event.blind,
+            ante=event.ante,
         )
     wager = state.rules.progressive_wager_cents
     if event.progressive not in (0, wager):
         raise IllegalAction(
-            f"seat {event.seat}: the progressive wager is {wager} cents at this table,"
-            f" not {event.progressive}",
+            "machine.progressive_wager",
             code="bad_progressive_wager",
+            path="progressive",
+            seat=event.seat,
+            wager=wager,
+            amount=event.progressive,
         )
     placed = SeatState(event.seat, event.ante, event.blind, event.trips, event.progressive)
     others = tuple(s for s in state.seats if s.seat != event.seat)
@@ -459,34 +496,43 @@ def _wagers_placed(state: RoundState, event: WagersPlaced) -> RoundState:
 
 
 def _wagers_withdrawn(state: RoundState, event: WagersWithdrawn) -> RoundState:
-    _require_stage(state, "withdrawing wagers", Stage.BETTING)
+    _require_stage(state, Stage.BETTING, step="withdraw_wagers")
     if state.seat(event.seat) is None:
-        raise IllegalAction(f"seat {event.seat} has no wagers to withdraw", code="no_wagers")
+        raise IllegalAction("machine.no_wagers", code="no_wagers", path="seat", seat=event.seat)
     return replace(state, seats=tuple(s for s in state.seats if s.seat != event.seat))
 
 
 def _bets_locked(state: RoundState) -> RoundState:
-    _require_stage(state, "locking the bets", Stage.BETTING)
+    _require_stage(state, Stage.BETTING, step="lock_bets")
     if not state.seats:
-        raise IllegalAction("no seat has placed wagers: there is no round to deal", code="no_seats")
+        raise IllegalAction("machine.no_seats", code="no_seats")
     return replace(state, stage=Stage.PREFLOP)
 
 
 def _decision(state: RoundState, event: Decision) -> RoundState:
-    _require_stage(state, "a decision", *DECISION_STAGES)
+    _require_stage(state, *DECISION_STAGES, step="decide")
     seat = state.seat(event.seat)
     if seat is None:
-        raise IllegalAction(f"seat {event.seat} is not in this round", code="not_in_round")
-    if not seat.must_act(state.stage):
-        why = "folded" if seat.folded else "already bet" if seat.play else "already decided"
         raise IllegalAction(
-            f"seat {event.seat} has {why}: no decision is due at the {state.stage.value}",
+            "machine.not_in_round", code="not_in_round", path="seat", seat=event.seat
+        )
+    if not seat.must_act(state.stage):
+        key = (
+            "machine.folded"
+            if seat.folded
+            else "machine.already_bet"
+            if seat.play
+            else "machine.already_decided"
+        )
+        raise IllegalAction(
+            key,
             code="not_to_act",
+            path="seat",
+            seat=event.seat,
+            stage=state.stage.value,
         )
     if len(state.board) != _board_before(state.stage):
-        raise IllegalAction(
-            "the next cards are being entered: finish or remove them first", code="wrong_stage"
-        )
+        raise IllegalAction("machine.cards_being_entered", code="wrong_stage")
     street = _STREET[state.stage]
     legal = legal_actions(state, event.seat)
     if event.action == Action.BET:
@@ -494,22 +540,28 @@ def _decision(state: RoundState, event: Decision) -> RoundState:
         if multiple is None and street is not Street.PREFLOP:
             multiple = FIXED_MULTIPLES[street]
         if f"bet:{multiple}" not in legal:
-            allowed = " or ".join(a[4:] + "x" for a in legal if a.startswith("bet:"))
             raise IllegalAction(
-                f"seat {event.seat}: {multiple}x is not a legal Play at the {street.value}"
-                f" (allowed: {allowed})",
+                "machine.illegal_play",
                 code="illegal_play",
+                path="multiple",
+                seat=event.seat,
+                multiple=str(multiple),
+                street=street.value,
+                multiples=tuple(int(a[4:]) for a in legal if a.startswith("bet:")),
             )
         assert multiple is not None
         changed = replace(seat, play=Play(street, multiple), acted_at=state.stage)
     elif event.action in legal:
         changed = replace(seat, folded=event.action == Action.FOLD, acted_at=state.stage)
     else:
-        allowed = ", ".join(legal)
         raise IllegalAction(
-            f"seat {event.seat}: {event.action!r} is not possible at the {street.value}"
-            f" (allowed: {allowed})",
+            "machine.illegal_action",
             code="illegal_action",
+            path="action",
+            seat=event.seat,
+            action=event.action,
+            street=street.value,
+            actions=tuple(legal),
         )
     return _advance(_with_seat(state, changed))
 
@@ -527,62 +579,67 @@ def _advance(state: RoundState) -> RoundState:
     return state
 
 
-def _where(state: RoundState, card: Card) -> str | None:
+def _already_dealt(state: RoundState, card: Card, entry: list[Card]) -> IllegalAction | None:
+    """The refusal of a card already on the felt or in this entry, saying where; or None."""
+
+    def refused(key: str, **place: Param) -> IllegalAction:
+        return IllegalAction(key, code="duplicate_card", path="cards", card=str(card), **place)
+
     if card in state.board:
-        return "on the board"
+        return refused("machine.on_board", place="board")
     if card in state.dealer:
-        return "in the dealer's hand"
+        return refused("machine.in_dealer_hand", place="dealer")
     for seat in state.seats:
         if card in seat.hole:
-            return f"in seat {seat.seat}'s hand"
+            return refused("machine.in_seat_hand", place=seat.seat, seat=seat.seat)
+    if card in entry:
+        return refused("machine.in_this_entry")
     return None
-
-
-def _place_name(place: Place) -> str:
-    return f"seat {place}" if isinstance(place, int) else f"the {place}"
 
 
 def _cards_entered(state: RoundState, event: CardsEntered) -> RoundState:
     place = event.place
     if isinstance(place, bool):
-        raise IllegalAction(
-            f"{place!r} is not a place: board, dealer or a seat number", code="bad_event"
-        )
+        raise _not_a_place(place)
     if not event.cards:
-        raise IllegalAction("no card given", code="wrong_card_count")
+        raise IllegalAction("machine.no_card", code="wrong_card_count", path="cards")
     expected = cards_expected(state)
     if place not in expected:
         if place == "board" or place == "dealer" or isinstance(place, int):
             if isinstance(place, int) and not isinstance(place, bool) and state.seat(place) is None:
-                raise IllegalAction(f"seat {place} is not in this round", code="not_in_round")
-            if state.stage in DECISION_STAGES and state.to_act():
-                waiting = ", ".join(str(s) for s in state.to_act())
                 raise IllegalAction(
-                    f"seats {waiting} must decide before more cards are dealt",
-                    code="decisions_pending",
+                    "machine.not_in_round", code="not_in_round", path="place", seat=place
+                )
+            if state.stage in DECISION_STAGES and state.to_act():
+                raise IllegalAction(
+                    "machine.decisions_pending", code="decisions_pending", seats=state.to_act()
                 )
             raise IllegalAction(
-                f"{_place_name(place)} receives no card at the {state.stage.value} stage",
+                "machine.no_card_now",
                 code="wrong_stage",
+                path="place",
+                place=place,
+                stage=state.stage.value,
             )
-        raise IllegalAction(
-            f"{place!r} is not a place: board, dealer or a seat number", code="bad_event"
-        )
+        raise _not_a_place(place)
     if len(event.cards) > expected[place]:
         raise IllegalAction(
-            f"{_place_name(place)} takes {expected[place]} more card(s) now,"
-            f" not {len(event.cards)}",
+            "machine.too_many_cards",
             code="wrong_card_count",
+            path="cards",
+            place=place,
+            expected=expected[place],
+            count=len(event.cards),
         )
     cards: list[Card] = []
     for text in event.cards:
         try:
             card = parse_card(text)
         except CardError as error:
-            raise IllegalAction(error.message, code="bad_card") from None
-        where = _where(state, card) or ("in this entry" if card in cards else None)
-        if where is not None:
-            raise IllegalAction(f"{card} is already {where}", code="duplicate_card")
+            raise IllegalAction(error.key, code="bad_card", path="cards", **error.params) from None
+        refusal = _already_dealt(state, card, cards)
+        if refusal is not None:
+            raise refusal
         cards.append(card)
     new = tuple(cards)
     if place == "board":
@@ -599,6 +656,10 @@ def _cards_entered(state: RoundState, event: CardsEntered) -> RoundState:
     return _with_seat(state, replace(seat, hole=seat.hole + new))
 
 
+def _not_a_place(place: object) -> IllegalAction:
+    return IllegalAction("event.not_place", code="bad_event", path="place", value=repr(place))
+
+
 def _next_street(stage: Stage) -> Stage:
     return Stage.FLOP if stage is Stage.PREFLOP else Stage.RIVER
 
@@ -607,31 +668,39 @@ def _card_removed(state: RoundState, event: CardRemoved) -> RoundState:
     try:
         card = parse_card(event.card)
     except CardError as error:
-        raise IllegalAction(error.message, code="bad_card") from None
+        raise IllegalAction(error.key, code="bad_card", path="card", **error.params) from None
     place = event.place
     if place == "board":
         return _board_card_removed(state, card)
     if place == "dealer":
-        _require_stage(state, "removing a dealer card", Stage.SHOWDOWN)
+        _require_stage(state, Stage.SHOWDOWN, step="remove_dealer_card")
         if card not in state.dealer:
-            raise IllegalAction(f"{card} is not in the dealer's hand", code="no_such_card")
+            raise IllegalAction(
+                "machine.not_in_dealer_hand", code="no_such_card", path="card", card=str(card)
+            )
         return replace(state, dealer=tuple(c for c in state.dealer if c != card))
     if isinstance(place, int) and not isinstance(place, bool):
-        _require_stage(state, "removing a hole card", Stage.SHOWDOWN)
+        _require_stage(state, Stage.SHOWDOWN, step="remove_hole_card")
         seat = state.seat(place)
         if seat is None or card not in seat.hole:
-            raise IllegalAction(f"{card} is not in seat {place}'s hand", code="no_such_card")
+            raise IllegalAction(
+                "machine.not_in_seat_hand",
+                code="no_such_card",
+                path="card",
+                card=str(card),
+                seat=place,
+            )
         return _with_seat(state, replace(seat, hole=tuple(c for c in seat.hole if c != card)))
-    raise IllegalAction(
-        f"{place!r} is not a place: board, dealer or a seat number", code="bad_event"
-    )
+    raise _not_a_place(place)
 
 
 def _board_card_removed(state: RoundState, card: Card) -> RoundState:
     """Undo a board card while no decision was taken on its street; only the latest street's
     cards, so a turn card can never slide into the flop (the flop judges the progressive)."""
     if card not in state.board:
-        raise IllegalAction(f"{card} is not on the board", code="no_such_card")
+        raise IllegalAction(
+            "machine.not_on_board", code="no_such_card", path="card", card=str(card)
+        )
     index, count, stage = state.board.index(card), len(state.board), state.stage
 
     def decided_at(at: Stage) -> bool:
@@ -653,7 +722,7 @@ def _board_card_removed(state: RoundState, card: Card) -> RoundState:
         back = Stage.FLOP
     else:
         raise IllegalAction(
-            f"{card} cannot be removed: decisions or later cards rest on it", code="card_in_play"
+            "machine.card_in_play", code="card_in_play", path="card", card=str(card)
         )
     return replace(state, stage=back, board=tuple(c for c in state.board if c != card))
 
@@ -662,12 +731,21 @@ def _irregularity(state: RoundState, event: IrregularityDeclared) -> RoundState:
     try:
         kind = Irregularity(event.irregularity)
     except ValueError:
-        allowed = ", ".join(i.value for i in Irregularity)
         raise IllegalAction(
-            f"{event.irregularity!r} is not an irregularity ({allowed})", code="bad_irregularity"
+            "input.not_irregularity",
+            code="bad_irregularity",
+            path="irregularity",
+            value=repr(event.irregularity),
+            irregularities=tuple(i.value for i in Irregularity),
         ) from None
-    stages = DECLARABLE[kind]
-    _require_stage(state, f"declaring {kind.value}", *[s for s in Stage if s in stages])
+    if state.stage not in DECLARABLE[kind]:
+        raise IllegalAction(
+            "machine.declare_wrong_stage",
+            code="wrong_stage",
+            irregularity=kind.value,
+            stage=state.stage.value,
+            stages=tuple(s.value for s in Stage if s in DECLARABLE[kind]),
+        )
     declared = (*state.declared, kind)
     if kind in VOIDING:
         return replace(state, declared=declared, pending_void=VoidReason(kind.value))
@@ -676,18 +754,17 @@ def _irregularity(state: RoundState, event: IrregularityDeclared) -> RoundState:
 
 def _void_decision(state: RoundState, *, approved: bool) -> RoundState:
     if state.pending_void is None:
-        raise IllegalAction("no void is waiting for approval", code="no_pending_void")
+        raise IllegalAction("machine.no_pending_void", code="no_pending_void")
     if approved:
         return replace(state, stage=Stage.VOID, void_reason=state.pending_void, pending_void=None)
     return replace(state, pending_void=None)
 
 
 def _settlement_confirmed(state: RoundState) -> RoundState:
-    _require_stage(state, "confirming the settlement", Stage.SHOWDOWN)
+    _require_stage(state, Stage.SHOWDOWN, step="confirm_settlement")
     missing = cards_expected(state)
     if missing:
-        places = ", ".join(_place_name(p) for p in missing)
-        raise IllegalAction(f"cards are still to be entered for {places}", code="cards_missing")
+        raise IllegalAction("machine.cards_missing", code="cards_missing", places=tuple(missing))
     return replace(state, stage=Stage.SETTLED)
 
 
@@ -704,10 +781,7 @@ def settlement_input(state: RoundState, *, meter: Meter | None = None) -> RoundI
         irregularities: tuple[Irregularity, ...] = (Irregularity(state.void_reason.value),)
     else:
         if state.stage not in (Stage.SHOWDOWN, Stage.SETTLED) or cards_expected(state):
-            raise IllegalAction(
-                "the round is not ready to settle: every card must be entered at showdown",
-                code="not_ready",
-            )
+            raise IllegalAction("machine.not_ready", code="not_ready")
         # Only declarations that do not void reach settlement (refused voids are ignored).
         irregularities = tuple(i for i in state.declared if i not in VOIDING)
     return RoundInput(

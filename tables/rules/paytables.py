@@ -126,11 +126,11 @@ class Paytable:
 
 _ODDS = re.compile(r"\s*(\d+)\s*:\s*(\d+)\s*")
 _PERCENT = re.compile(r"\s*(\d+)(?:\.(\d{1,4}))?\s*%\s*")
-_ALLOWED: dict[TableKind, str] = {
-    TableKind.BLIND: "odds N:M",
-    TableKind.TRIPS: "odds N:M",
-    TableKind.PROGRESSIVE: "odds N:M or a percentage of the meter P%",
-    TableKind.ENVY: "an integer number of cents",
+#: The message key saying what a value of each kind of table must be (Envy: `not_envy_amount`).
+_NOT_ALLOWED: dict[TableKind, str] = {
+    TableKind.BLIND: "paytable.not_odds",
+    TableKind.TRIPS: "paytable.not_odds",
+    TableKind.PROGRESSIVE: "paytable.not_odds_or_percent",
 }
 
 
@@ -146,63 +146,47 @@ def parse_value(kind: TableKind, value: object, path: str) -> PayValue:
     if kind is TableKind.ENVY:
         if isinstance(value, bool) or not isinstance(value, int):
             raise InputError(
-                f"{path}: {_shown(value)} is not an amount: Envy pays {_ALLOWED[kind]}",
-                code="bad_paytable",
+                "paytable.not_envy_amount", code="bad_paytable", path=path, value=_shown(value)
             )
         if value < 0:
-            raise InputError(
-                f"{path}: {value} is negative: an Envy amount is 0 or more cents",
-                code="bad_paytable",
-            )
+            raise InputError("paytable.negative_envy", code="bad_paytable", path=path, value=value)
         return Cents(value)
     if not isinstance(value, str):
-        raise InputError(
-            f"{path}: {_shown(value)} is not {_ALLOWED[kind]}",
-            code="bad_paytable",
-        )
+        raise InputError(_NOT_ALLOWED[kind], code="bad_paytable", path=path, value=_shown(value))
+    shown = f'"{value}"'
     odds = _ODDS.fullmatch(value)
     if odds:
         n, m = int(odds.group(1)), int(odds.group(2))
         if m == 0:
-            raise InputError(
-                f'{path}: "{value}" is not odds N:M: M (the stake it pays for) must be 1 or more',
-                code="bad_paytable",
-            )
+            raise InputError("paytable.zero_stake", code="bad_paytable", path=path, value=shown)
         return Odds(n, m)
     percent = _PERCENT.fullmatch(value)
     if percent:
         if kind is not TableKind.PROGRESSIVE:
             raise InputError(
-                f'{path}: "{value}" is a percentage of the meter, which only a progressive'
-                f" paytable may pay; use odds N:M",
-                code="bad_paytable",
+                "paytable.percent_not_progressive", code="bad_paytable", path=path, value=shown
             )
         ppm = int(percent.group(1)) * 10_000 + int((percent.group(2) or "").ljust(4, "0"))
         if not 0 < ppm <= PPM:
-            raise InputError(
-                f'{path}: "{value}" is outside 0% to 100% of the meter', code="bad_paytable"
-            )
+            raise InputError("paytable.percent_range", code="bad_paytable", path=path, value=shown)
         return Percent(ppm)
     if value.strip().startswith("-"):
-        raise InputError(
-            f'{path}: "{value}" is negative: odds are N:M with N, M >= 0', code="bad_paytable"
-        )
-    raise InputError(f'{path}: "{value}" is not {_ALLOWED[kind]}', code="bad_paytable")
+        raise InputError("paytable.negative_odds", code="bad_paytable", path=path, value=shown)
+    raise InputError(_NOT_ALLOWED[kind], code="bad_paytable", path=path, value=shown)
 
 
 def parse_paytable(kind: TableKind, table: object, path: str) -> Paytable:
     """An explicit paytable object `{category: value}`; lines come out in category order."""
     if not isinstance(table, Mapping):
-        raise InputError(
-            f"{path}: {_shown(table)} is not a paytable: give an object from category to value",
-            code="bad_paytable",
-        )
+        raise InputError("paytable.not_object", code="bad_paytable", path=path, value=_shown(table))
     parsed: dict[str, PayValue] = {}
     for category, value in table.items():
         if category not in _CATEGORY_SET:
             raise InputError(
-                f"{path}.{category}: not a hand category (one of {', '.join(CATEGORIES)})",
+                "paytable.not_category",
                 code="bad_paytable",
+                path=f"{path}.{category}",
+                categories=CATEGORIES,
             )
         parsed[category] = parse_value(kind, value, f"{path}.{category}")
     return Paytable(kind, tuple((c, parsed[c]) for c in CATEGORIES if c in parsed))

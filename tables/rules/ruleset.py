@@ -90,18 +90,14 @@ def _is_int(value: object) -> bool:
 
 def _multiples(value: object, path: str) -> tuple[int, ...]:
     if not isinstance(value, list | tuple) or not value:
-        raise InputError(
-            f"{path}: {_shown(value)} is not a list of pre-flop multiples like [3, 4]",
-            code="bad_rule",
-        )
+        raise InputError("rules.not_multiples", code="bad_rule", path=path, value=_shown(value))
     for i, multiple in enumerate(value):
         if not _is_int(multiple) or multiple < 1:
             raise InputError(
-                f"{path}[{i}]: {_shown(multiple)} is not a Play multiple (an integer, 1 or more)",
-                code="bad_rule",
+                "rules.not_multiple", code="bad_rule", path=f"{path}[{i}]", value=_shown(multiple)
             )
     if len(set(value)) != len(value):
-        raise InputError(f"{path}: {_shown(value)} lists a multiple twice", code="bad_rule")
+        raise InputError("rules.multiple_twice", code="bad_rule", path=path, value=_shown(value))
     return tuple(sorted(value))
 
 
@@ -112,11 +108,21 @@ def _table(
         if isinstance(value, str):
             if presets is not None and value in presets:
                 return presets[value]
-            names = " or ".join(f'"{n}"' for n in presets) if presets else "none"
+            if not presets:
+                raise InputError(
+                    "rules.no_preset",
+                    code="bad_paytable",
+                    path=path,
+                    value=_shown(value),
+                    table=kind.value,
+                )
             raise InputError(
-                f"{path}: {_shown(value)} is not a known {kind} paytable (presets: {names};"
-                " or give an explicit object)",
+                "rules.not_preset",
                 code="bad_paytable",
+                path=path,
+                value=_shown(value),
+                table=kind.value,
+                presets=tuple(presets),
             )
         return parse_paytable(kind, value, path)
 
@@ -128,21 +134,26 @@ def _choice(enum: type[StrEnum]) -> Callable[[object, str], Any]:
         try:
             return enum(value if isinstance(value, str) else "")
         except ValueError:
-            allowed = " or ".join(f'"{m.value}"' for m in enum)
-            raise InputError(f"{path}: {_shown(value)} is not {allowed}", code="bad_rule") from None
+            raise InputError(
+                "rules.not_choice",
+                code="bad_rule",
+                path=path,
+                value=_shown(value),
+                choices=tuple(m.value for m in enum),
+            ) from None
 
     return parse
 
 
-def _cents(minimum: int, what: str) -> Callable[[object, str], int]:
+def _cents(minimum: int, too_small: str) -> Callable[[object, str], int]:
+    """A parser of an amount of at least `minimum` cents; `too_small` is the message key."""
+
     def parse(value: object, path: str) -> int:
         if not _is_int(value):
-            raise InputError(
-                f"{path}: {_shown(value)} is not an integer number of cents", code="bad_rule"
-            )
+            raise InputError("input.not_cents", code="bad_rule", path=path, value=_shown(value))
         assert isinstance(value, int)
         if value < minimum:
-            raise InputError(f"{path}: {value} is too small: {what}", code="bad_rule")
+            raise InputError(too_small, code="bad_rule", path=path, value=value)
         return value
 
     return parse
@@ -151,7 +162,7 @@ def _cents(minimum: int, what: str) -> Callable[[object, str], int]:
 def _optional_cap(value: object, path: str) -> int | None:
     if value is None:
         return None
-    return _cents(1, "a payout cap is 1 cent or more, or null for none")(value, path)
+    return _cents(1, "rules.cap_too_small")(value, path)
 
 
 _PARSERS: dict[str, Callable[[object, str], Any]] = {
@@ -162,9 +173,9 @@ _PARSERS: dict[str, Callable[[object, str], Any]] = {
     "ante_when_dealer_not_qualified": _choice(AnteWhenNotQualified),
     "progressive_paytable": _table(TableKind.PROGRESSIVE, None),
     "envy": _table(TableKind.ENVY, None),
-    "envy_min_wager_cents": _cents(0, "the Envy minimum wager is 0 or more cents"),
-    "progressive_wager_cents": _cents(1, "the progressive wager is 1 cent or more"),
-    "payout_unit_cents": _cents(1, "the payout unit is 1 cent or more"),
+    "envy_min_wager_cents": _cents(0, "rules.envy_min_too_small"),
+    "progressive_wager_cents": _cents(1, "rules.wager_too_small"),
+    "payout_unit_cents": _cents(1, "rules.unit_too_small"),
     "max_payout_cents": _optional_cap,
 }
 
@@ -178,14 +189,13 @@ def parse_rules(obj: Mapping[str, object] | None, *, path: str = "rules") -> Rul
     if obj is None:
         return DEFAULT_RULES
     if not isinstance(obj, Mapping):
-        raise InputError(f"{path}: {_shown(obj)} is not an object of rules", code="bad_rule")
+        raise InputError("rules.not_object", code="bad_rule", path=path, value=_shown(obj))
     values: dict[str, Any] = {}
     for key, value in obj.items():
         parser = _PARSERS.get(key)
         if parser is None:
             raise InputError(
-                f"{path}.{key}: unknown rule (the rules are {', '.join(RULE_KEYS)})",
-                code="unknown_rule",
+                "rules.unknown", code="unknown_rule", path=f"{path}.{key}", rules=RULE_KEYS
             )
         values[key] = parser(value, f"{path}.{key}")
     if not values:

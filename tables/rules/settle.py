@@ -239,41 +239,47 @@ def check_round(round_: RoundInput, rules: RuleSet) -> None:
     position in the JSON input.
     """
     if not round_.seats:
-        raise InputError("seats: a round has at least one seat", code="no_seats")
+        raise InputError("round.no_seats", code="no_seats", path="seats")
     seen: dict[int, int] = {}
     needs_meter = False
     for i, seat in enumerate(round_.seats):
         where = f"seats[{i}]"
         if seat.seat not in SEAT_NUMBERS:
             raise InputError(
-                f"{where}.seat: {seat.seat} is not a seat: seats are numbered 1 to 7",
-                code="bad_seat",
+                "round.not_seat", code="bad_seat", path=f"{where}.seat", seat=seat.seat
             )
         if seat.seat in seen:
             raise InputError(
-                f"{where}.seat: seat {seat.seat} is listed twice (also at seats[{seen[seat.seat]}])",
+                "round.seat_twice",
                 code="duplicate_seat",
+                path=f"{where}.seat",
+                seat=seat.seat,
+                other=f"seats[{seen[seat.seat]}]",
             )
         seen[seat.seat] = i
         for name in ("ante", "blind", "trips", "progressive"):
             amount = getattr(seat, name)
             if amount < 0:
                 raise InputError(
-                    f"{where}.{name}: {amount} is negative: amounts are cents, 0 or more",
-                    code="negative_amount",
+                    "round.negative", code="negative_amount", path=f"{where}.{name}", amount=amount
                 )
         if seat.ante == 0:
-            raise InputError(f"{where}.ante: the Ante is required (more than 0)", code="bad_amount")
+            raise InputError("round.ante_required", code="bad_amount", path=f"{where}.ante")
         if seat.blind != seat.ante:
             raise InputError(
-                f"{where}.blind: the Blind ({seat.blind}) must equal the Ante ({seat.ante})",
+                "round.blind_not_ante",
                 code="ante_blind_mismatch",
+                path=f"{where}.blind",
+                blind=seat.blind,
+                ante=seat.ante,
             )
         if seat.progressive and seat.progressive != rules.progressive_wager_cents:
             raise InputError(
-                f"{where}.progressive: {seat.progressive} is not the table's progressive wager"
-                f" ({rules.progressive_wager_cents} cents)",
+                "round.progressive_wager",
                 code="bad_progressive_wager",
+                path=f"{where}.progressive",
+                amount=seat.progressive,
+                wager=rules.progressive_wager_cents,
             )
         needs_meter = needs_meter or seat.progressive > 0
         if seat.play is not None:
@@ -281,17 +287,15 @@ def check_round(round_: RoundInput, rules: RuleSet) -> None:
     meter = round_.progressive
     if meter is None:
         if needs_meter:
-            raise InputError(
-                "progressive: the meter (meter_cents, reset_cents) is required when a seat"
-                " has a progressive wager",
-                code="missing_meter",
-            )
+            raise InputError("round.meter_required", code="missing_meter", path="progressive")
     else:
         for name in ("meter_cents", "reset_cents"):
             if getattr(meter, name) < 0:
                 raise InputError(
-                    f"progressive.{name}: {getattr(meter, name)} is negative",
+                    "round.negative_meter",
                     code="negative_amount",
+                    path=f"progressive.{name}",
+                    amount=getattr(meter, name),
                 )
 
 
@@ -304,11 +308,13 @@ def legal_multiples(street: Street, rules: RuleSet) -> tuple[int, ...]:
 def _check_play(play: Play, rules: RuleSet, where: str) -> None:
     allowed = legal_multiples(play.street, rules)
     if play.multiple not in allowed:
-        shown = " or ".join(f"{m}x" for m in allowed)
         raise InputError(
-            f"{where}.multiple: {play.multiple}x is not a legal {play.street.value} Play"
-            f" (this table allows {shown})",
+            "round.illegal_play",
             code="illegal_play",
+            path=f"{where}.multiple",
+            multiple=play.multiple,
+            street=play.street.value,
+            multiples=allowed,
         )
 
 
@@ -551,12 +557,16 @@ def _shown(value: object) -> str:
 
 def _object(value: object, path: str, keys: frozenset[str]) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise InputError(f"{path or 'input'}: {_shown(value)} is not an object", code="wrong_type")
+        raise InputError(
+            "input.not_object", code="wrong_type", path=path or "input", value=_shown(value)
+        )
     for key in value:
         if key not in keys:
             raise InputError(
-                f"{_join(path, key)}: unknown field (expected {', '.join(sorted(keys))})",
+                "input.unknown_field",
                 code="unknown_field",
+                path=_join(path, key),
+                fields=tuple(sorted(keys)),
             )
     return value
 
@@ -567,27 +577,27 @@ def _join(path: str, key: str) -> str:
 
 def _required(obj: Mapping[str, Any], key: str, path: str) -> Any:
     if key not in obj:
-        raise InputError(f"{_join(path, key)}: missing", code="missing_field")
+        raise InputError("input.missing", code="missing_field", path=_join(path, key))
     return obj[key]
 
 
 def _cents(value: object, path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(
-            f"{path}: {_shown(value)} is not an integer number of cents", code="wrong_type"
-        )
+        raise InputError("input.not_cents", code="wrong_type", path=path, value=_shown(value))
     return value
 
 
 def _cards(value: object, path: str) -> tuple[Card, ...]:
     if not isinstance(value, list):
-        raise InputError(f"{path}: {_shown(value)} is not a list of cards", code="wrong_type")
+        raise InputError("input.not_cards", code="wrong_type", path=path, value=_shown(value))
     cards = []
     for i, text in enumerate(value):
         try:
             cards.append(parse_card(text))
         except CardError as error:
-            raise InputError(f"{path}[{i}]: {error.message}", code="bad_card") from None
+            raise InputError(
+                error.key, code="bad_card", path=f"{path}[{i}]", **error.params
+            ) from None
     return tuple(cards)
 
 
@@ -595,21 +605,19 @@ def _seat(value: object, path: str) -> SeatInput:
     obj = _object(value, path, _SEAT_KEYS)
     number = _required(obj, "seat", path)
     if isinstance(number, bool) or not isinstance(number, int):
-        raise InputError(f"{path}.seat: {_shown(number)} is not a seat number", code="wrong_type")
+        raise InputError(
+            "input.not_seat_number", code="wrong_type", path=f"{path}.seat", value=_shown(number)
+        )
     fold = obj.get("fold", False)
     if not isinstance(fold, bool):
-        raise InputError(f"{path}.fold: {_shown(fold)} is not true or false", code="wrong_type")
+        raise InputError(
+            "input.not_bool", code="wrong_type", path=f"{path}.fold", value=_shown(fold)
+        )
     play_obj = obj.get("play")
     if fold and play_obj is not None:
-        raise InputError(
-            f"{path}: both play and fold are given; a seat either plays or folds",
-            code="play_or_fold",
-        )
+        raise InputError("input.play_and_fold", code="play_or_fold", path=path)
     if not fold and play_obj is None:
-        raise InputError(
-            f'{path}: neither play nor "fold": true is given; a seat either plays or folds',
-            code="play_or_fold",
-        )
+        raise InputError("input.neither_play_nor_fold", code="play_or_fold", path=path)
     play = None
     if play_obj is not None:
         where = f"{path}.play"
@@ -619,14 +627,18 @@ def _seat(value: object, path: str) -> SeatInput:
             street = Street(street_text if isinstance(street_text, str) else "")
         except ValueError:
             raise InputError(
-                f"{where}.street: {_shown(street_text)} is not preflop, flop or river",
+                "input.not_street",
                 code="illegal_play",
+                path=f"{where}.street",
+                value=_shown(street_text),
             ) from None
         multiple = _required(play_map, "multiple", where)
         if isinstance(multiple, bool) or not isinstance(multiple, int):
             raise InputError(
-                f"{where}.multiple: {_shown(multiple)} is not an integer multiple",
+                "input.not_multiple",
                 code="wrong_type",
+                path=f"{where}.multiple",
+                value=_shown(multiple),
             )
         play = Play(street, multiple)
     return SeatInput(
@@ -642,23 +654,27 @@ def _seat(value: object, path: str) -> SeatInput:
 
 def _irregularities(value: object) -> tuple[Irregularity, ...]:
     if not isinstance(value, list):
-        raise InputError(f"irregularities: {_shown(value)} is not a list", code="wrong_type")
+        raise InputError(
+            "input.not_list", code="wrong_type", path="irregularities", value=_shown(value)
+        )
     found = []
     for i, item in enumerate(value):
         path = f"irregularities[{i}]"
         # Extra keys (which card, a note) describe the declaration; they do not change settlement.
         if not isinstance(item, Mapping):
             raise InputError(
-                f'{path}: {_shown(item)} is not an object {{"kind": ...}}', code="wrong_type"
+                "input.not_irregularity_object", code="wrong_type", path=path, value=_shown(item)
             )
         kind = _required(item, "kind", path)
         try:
             found.append(Irregularity(kind if isinstance(kind, str) else ""))
         except ValueError:
-            allowed = ", ".join(i.value for i in Irregularity)
             raise InputError(
-                f"{path}.kind: {_shown(kind)} is not an irregularity ({allowed})",
+                "input.not_irregularity",
                 code="bad_irregularity",
+                path=f"{path}.kind",
+                value=_shown(kind),
+                irregularities=tuple(i.value for i in Irregularity),
             ) from None
     return tuple(found)
 
@@ -668,14 +684,19 @@ def parse_round(obj: object) -> tuple[RuleSet, RoundInput]:
     top = _object(obj, "", _TOP_KEYS)
     if "version" in top and not (type(top["version"]) is int and top["version"] == VERSION):
         raise InputError(
-            f"version: {_shown(top['version'])} is not supported (this engine speaks version 1)",
+            "input.version",
             code="unsupported_version",
+            path="version",
+            value=_shown(top["version"]),
+            version=VERSION,
         )
     rules_obj = top.get("rules")
     rules = parse_rules(rules_obj)
     seats_value = _required(top, "seats", "")
     if not isinstance(seats_value, list):
-        raise InputError(f"seats: {_shown(seats_value)} is not a list", code="wrong_type")
+        raise InputError(
+            "input.not_list", code="wrong_type", path="seats", value=_shown(seats_value)
+        )
     meter = None
     if top.get("progressive") is not None:
         meter_obj = _object(

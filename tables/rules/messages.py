@@ -1,0 +1,297 @@
+"""Every sentence the engine can say, once, in English, and how its parameters are written.
+
+An error carries a message `key`, the `path` of the input it names and its `params`
+(`errors.RulesError`); its English `message` is `MESSAGES[key] % params`, prefixed by the path
+where the error class shows it (`seats[1].hole[1]: "1x" is not a card: ...`). Parameters that
+are codes (a stage, a place, a bet, an irregularity...) are written with `TERMS`, so that
+`render(..., translate=gettext)` in the Django layer can say the same sentence in French from
+its catalogue: `gettext_noop` below only marks the strings for `makemessages`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TypeAlias
+
+#: A parameter: a plain value, or a list of them.
+Param: TypeAlias = str | int | tuple[str | int, ...]
+Translate: TypeAlias = Callable[[str], str]
+
+
+def gettext_noop(message: str) -> str:
+    """Marks an English template for extraction into the Django catalogue; returns it as is."""
+    return message
+
+
+MESSAGES: Mapping[str, str] = {
+    # cards
+    "card.index": gettext_noop("%(value)s is not a card: a card index is an integer from 0 to 51"),
+    "card.shape": gettext_noop(
+        '"%(text)s" is not a card: a card is a rank then a suit, like "As" or "10h"'
+    ),
+    "card.rank": gettext_noop('"%(text)s" is not a card: rank must be one of 2-9 T J Q K A'),
+    "card.suit": gettext_noop('"%(text)s" is not a card: suit must be one of s h d c'),
+    "card.not_text": gettext_noop('%(value)s is not a card: a card is text like "As"'),
+    "card.one_text": gettext_noop('"%(text)s" is not a list of cards: give each card separately'),
+    "card.twice": gettext_noop('"%(card)s" is given twice (cards %(first)s and %(second)s)'),
+    "hand.card_count": gettext_noop("a hand is 5, 6 or 7 cards, not %(count)s"),
+    # the shape of an input document (settle.md, a rules object)
+    "input.not_json": gettext_noop("the input is not valid JSON: %(error)s"),
+    "input.not_a_number": gettext_noop("%(value)s is not a number: amounts are integer cents"),
+    "input.key_twice": gettext_noop("%(key)s is given twice in one object"),
+    "input.unreadable": gettext_noop("%(source)s: cannot read the file (%(error)s)"),
+    "input.version": gettext_noop(
+        "%(value)s is not supported (this engine speaks version %(version)s)"
+    ),
+    "input.not_object": gettext_noop("%(value)s is not an object"),
+    "input.not_list": gettext_noop("%(value)s is not a list"),
+    "input.unknown_field": gettext_noop("unknown field (expected %(fields)s)"),
+    "input.missing": gettext_noop("missing"),
+    "input.not_cents": gettext_noop("%(value)s is not an integer number of cents"),
+    "input.not_cards": gettext_noop("%(value)s is not a list of cards"),
+    "input.not_seat_number": gettext_noop("%(value)s is not a seat number"),
+    "input.not_bool": gettext_noop("%(value)s is not true or false"),
+    "input.play_and_fold": gettext_noop(
+        "both play and fold are given; a seat either plays or folds"
+    ),
+    "input.neither_play_nor_fold": gettext_noop(
+        'neither play nor "fold": true is given; a seat either plays or folds'
+    ),
+    "input.not_street": gettext_noop("%(value)s is not preflop, flop or river"),
+    "input.not_multiple": gettext_noop("%(value)s is not an integer multiple"),
+    "input.not_irregularity_object": gettext_noop('%(value)s is not an object {"kind": ...}'),
+    "input.not_irregularity": gettext_noop("%(value)s is not an irregularity (%(irregularities)s)"),
+    # a round to settle
+    "round.no_seats": gettext_noop("a round has at least one seat"),
+    "round.not_seat": gettext_noop("%(seat)s is not a seat: seats are numbered 1 to 7"),
+    "round.seat_twice": gettext_noop("seat %(seat)s is listed twice (also at %(other)s)"),
+    "round.negative": gettext_noop("%(amount)s is negative: amounts are cents, 0 or more"),
+    "round.ante_required": gettext_noop("the Ante is required (more than 0)"),
+    "round.blind_not_ante": gettext_noop("the Blind (%(blind)s) must equal the Ante (%(ante)s)"),
+    "round.progressive_wager": gettext_noop(
+        "%(amount)s is not the table's progressive wager (%(wager)s cents)"
+    ),
+    "round.meter_required": gettext_noop(
+        "the meter (meter_cents, reset_cents) is required when a seat has a progressive wager"
+    ),
+    "round.negative_meter": gettext_noop("%(amount)s is negative"),
+    "round.illegal_play": gettext_noop(
+        "%(multiple)sx is not a legal %(street)s Play (this table allows %(multiples)s)"
+    ),
+    # a rules object
+    "rules.not_object": gettext_noop("%(value)s is not an object of rules"),
+    "rules.unknown": gettext_noop("unknown rule (the rules are %(rules)s)"),
+    "rules.not_multiples": gettext_noop(
+        "%(value)s is not a list of pre-flop multiples like [3, 4]"
+    ),
+    "rules.not_multiple": gettext_noop("%(value)s is not a Play multiple (an integer, 1 or more)"),
+    "rules.multiple_twice": gettext_noop("%(value)s lists a multiple twice"),
+    "rules.not_preset": gettext_noop(
+        "%(value)s is not a known %(table)s paytable (presets: %(presets)s;"
+        " or give an explicit object)"
+    ),
+    "rules.no_preset": gettext_noop(
+        "%(value)s is not a known %(table)s paytable (presets: none; or give an explicit object)"
+    ),
+    "rules.not_choice": gettext_noop("%(value)s is not %(choices)s"),
+    "rules.envy_min_too_small": gettext_noop(
+        "%(value)s is too small: the Envy minimum wager is 0 or more cents"
+    ),
+    "rules.wager_too_small": gettext_noop(
+        "%(value)s is too small: the progressive wager is 1 cent or more"
+    ),
+    "rules.unit_too_small": gettext_noop(
+        "%(value)s is too small: the payout unit is 1 cent or more"
+    ),
+    "rules.cap_too_small": gettext_noop(
+        "%(value)s is too small: a payout cap is 1 cent or more, or null for none"
+    ),
+    # paytables
+    "paytable.not_object": gettext_noop(
+        "%(value)s is not a paytable: give an object from category to value"
+    ),
+    "paytable.not_category": gettext_noop("not a hand category (one of %(categories)s)"),
+    "paytable.not_envy_amount": gettext_noop(
+        "%(value)s is not an amount: Envy pays an integer number of cents"
+    ),
+    "paytable.negative_envy": gettext_noop(
+        "%(value)s is negative: an Envy amount is 0 or more cents"
+    ),
+    "paytable.not_odds": gettext_noop("%(value)s is not odds N:M"),
+    "paytable.not_odds_or_percent": gettext_noop(
+        "%(value)s is not odds N:M or a percentage of the meter P%%"
+    ),
+    "paytable.zero_stake": gettext_noop(
+        "%(value)s is not odds N:M: M (the stake it pays for) must be 1 or more"
+    ),
+    "paytable.percent_not_progressive": gettext_noop(
+        "%(value)s is a percentage of the meter, which only a progressive paytable may pay;"
+        " use odds N:M"
+    ),
+    "paytable.percent_range": gettext_noop("%(value)s is outside 0%% to 100%% of the meter"),
+    "paytable.negative_odds": gettext_noop("%(value)s is negative: odds are N:M with N, M >= 0"),
+    # the round's state machine
+    "event.unknown": gettext_noop("%(value)s is not an event (one of %(kinds)s)"),
+    "event.unknown_fields": gettext_noop("%(event)s: unknown field %(fields)s"),
+    "event.missing_fields": gettext_noop("%(event)s: missing field %(fields)s"),
+    "event.wrong_type": gettext_noop("%(event)s.%(field)s: %(value)s has the wrong type"),
+    "event.not_place": gettext_noop("%(value)s is not a place: board, dealer or a seat number"),
+    "machine.no_such_seat": gettext_noop("seat %(seat)s does not exist: seats are 1 to 7"),
+    "machine.round_closed": gettext_noop("the round is %(stage)s: nothing more can happen in it"),
+    "machine.void_pending": gettext_noop(
+        "a void (%(reason)s) is waiting for a supervisor: approve or refuse it first"
+    ),
+    "machine.wrong_stage": gettext_noop(
+        "%(step)s is not possible at the %(stage)s stage (only at: %(stages)s)"
+    ),
+    "machine.declare_wrong_stage": gettext_noop(
+        "declaring %(irregularity)s is not possible at the %(stage)s stage (only at: %(stages)s)"
+    ),
+    "machine.seat_not_open": gettext_noop("seat %(seat)s is not open at this table"),
+    "machine.negative": gettext_noop(
+        "seat %(seat)s: the %(bet)s must be a whole number of cents, 0 or more"
+    ),
+    "machine.ante_required": gettext_noop("seat %(seat)s: the Ante is required"),
+    "machine.blind_not_ante": gettext_noop(
+        "seat %(seat)s: the Blind (%(blind)s) must equal the Ante (%(ante)s)"
+    ),
+    "machine.progressive_wager": gettext_noop(
+        "seat %(seat)s: the progressive wager is %(wager)s cents at this table, not %(amount)s"
+    ),
+    "machine.no_wagers": gettext_noop("seat %(seat)s has no wagers to withdraw"),
+    "machine.no_seats": gettext_noop("no seat has placed wagers: there is no round to deal"),
+    "machine.not_in_round": gettext_noop("seat %(seat)s is not in this round"),
+    "machine.folded": gettext_noop("seat %(seat)s has folded: no decision is due at the %(stage)s"),
+    "machine.already_bet": gettext_noop(
+        "seat %(seat)s has already bet: no decision is due at the %(stage)s"
+    ),
+    "machine.already_decided": gettext_noop(
+        "seat %(seat)s has already decided: no decision is due at the %(stage)s"
+    ),
+    "machine.cards_being_entered": gettext_noop(
+        "the next cards are being entered: finish or remove them first"
+    ),
+    "machine.illegal_play": gettext_noop(
+        "seat %(seat)s: %(multiple)sx is not a legal Play at the %(street)s"
+        " (allowed: %(multiples)s)"
+    ),
+    "machine.illegal_action": gettext_noop(
+        "seat %(seat)s: '%(action)s' is not possible at the %(street)s (allowed: %(actions)s)"
+    ),
+    "machine.no_card": gettext_noop("no card given"),
+    "machine.decisions_pending": gettext_noop(
+        "seats %(seats)s must decide before more cards are dealt"
+    ),
+    "machine.no_card_now": gettext_noop("%(place)s receives no card at the %(stage)s stage"),
+    "machine.too_many_cards": gettext_noop(
+        "%(place)s takes %(expected)s more card(s) now, not %(count)s"
+    ),
+    "machine.on_board": gettext_noop("%(card)s is already on the board"),
+    "machine.in_dealer_hand": gettext_noop("%(card)s is already in the dealer's hand"),
+    "machine.in_seat_hand": gettext_noop("%(card)s is already in seat %(seat)s's hand"),
+    "machine.in_this_entry": gettext_noop("%(card)s is already in this entry"),
+    "machine.not_on_board": gettext_noop("%(card)s is not on the board"),
+    "machine.not_in_dealer_hand": gettext_noop("%(card)s is not in the dealer's hand"),
+    "machine.not_in_seat_hand": gettext_noop("%(card)s is not in seat %(seat)s's hand"),
+    "machine.card_in_play": gettext_noop(
+        "%(card)s cannot be removed: decisions or later cards rest on it"
+    ),
+    "machine.no_pending_void": gettext_noop("no void is waiting for approval"),
+    "machine.cards_missing": gettext_noop("cards are still to be entered for %(places)s"),
+    "machine.not_ready": gettext_noop(
+        "the round is not ready to settle: every card must be entered at showdown"
+    ),
+}
+
+#: The words for the codes a message's parameters hold (a stage, a place, a bet...). A code
+#: means one thing everywhere: the Blind bet and the Blind paytable are both "blind".
+TERMS: Mapping[str, str] = {
+    # stages and streets
+    "betting": gettext_noop("betting"),
+    "preflop": gettext_noop("preflop"),
+    "flop": gettext_noop("flop"),
+    "river": gettext_noop("river"),
+    "showdown": gettext_noop("showdown"),
+    "settled": gettext_noop("settled"),
+    "void": gettext_noop("void"),
+    # places
+    "board": gettext_noop("the board"),
+    "dealer": gettext_noop("the dealer"),
+    "seat:": gettext_noop("seat %(seat)s"),
+    # irregularities (and the void reasons they give)
+    "preflop_card_exposed": gettext_noop("preflop_card_exposed"),
+    "community_card_exposed": gettext_noop("community_card_exposed"),
+    "card_drawn_in_error_unexposed": gettext_noop("card_drawn_in_error_unexposed"),
+    "wrong_card_count": gettext_noop("wrong_card_count"),
+    "duplicate_card": gettext_noop("duplicate_card"),
+    # bets and the paytables that settle them
+    "ante": gettext_noop("ante"),
+    "blind": gettext_noop("blind"),
+    "trips": gettext_noop("trips"),
+    "progressive": gettext_noop("progressive"),
+    "envy": gettext_noop("envy"),
+    # decisions
+    "check": gettext_noop("check"),
+    "fold": gettext_noop("fold"),
+    "bet:": gettext_noop("bet:%(multiple)s"),
+    # steps of a round, for "... is not possible at this stage"
+    "place_wagers": gettext_noop("placing wagers"),
+    "withdraw_wagers": gettext_noop("withdrawing wagers"),
+    "lock_bets": gettext_noop("locking the bets"),
+    "decide": gettext_noop("a decision"),
+    "remove_dealer_card": gettext_noop("removing a dealer card"),
+    "remove_hole_card": gettext_noop("removing a hole card"),
+    "confirm_settlement": gettext_noop("confirming the settlement"),
+}
+
+#: The parameters whose values are codes of TERMS, alone or in a list. A value that is no
+#: code (text a client sent) is shown as it is. A seat number is a place (`seat:`), `bet:3` a
+#: decision (`bet:`).
+TERM_PARAMS = frozenset(
+    {"stage", "stages", "street", "place", "places", "reason", "irregularity", "bet", "table"}
+    | {"step", "action", "actions"}
+)
+#: List parameters read as alternatives ("3x or 4x"), with how each item is written; the
+#: other lists are joined with commas.
+OR_LISTS: Mapping[str, str] = {"multiples": "%sx", "presets": '"%s"', "choices": '"%s"'}
+OR = gettext_noop(" or ")
+WITH_PATH = gettext_noop("%(path)s: %(message)s")
+
+
+def _term(value: str | int, translate: Translate) -> str:
+    if isinstance(value, int):
+        return translate(TERMS["seat:"]) % {"seat": value}
+    head, colon, multiple = value.partition(":")
+    if colon and head + colon in TERMS:
+        return translate(TERMS[head + colon]) % {"multiple": multiple}
+    return translate(TERMS[value]) if value in TERMS else value
+
+
+def _written(name: str, value: Param, translate: Translate) -> str:
+    def item(one: str | int) -> str:
+        if name in TERM_PARAMS:
+            return _term(one, translate)
+        return OR_LISTS.get(name, "%s") % (one,)
+
+    if not isinstance(value, tuple):
+        return item(value)
+    return (translate(OR) if name in OR_LISTS else ", ").join(item(one) for one in value)
+
+
+def render(
+    key: str,
+    params: Mapping[str, Param],
+    path: str | None = None,
+    *,
+    translate: Translate | None = None,
+) -> str:
+    """The sentence `key` says with `params`, after `path` when one is given, in the language
+    of `translate` (a gettext; English without one)."""
+    if translate is None:
+        translate = gettext_noop
+    text = translate(MESSAGES[key]) % {
+        name: _written(name, value, translate) for name, value in params.items()
+    }
+    if path is None:
+        return text
+    return translate(WITH_PATH) % {"path": path, "message": text}
