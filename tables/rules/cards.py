@@ -55,7 +55,9 @@ _BY_INDEX: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(52))
 _BY_TEXT: dict[str, Card] = {}
 for _card in _BY_INDEX:
     _rank, _suit = _TEXT[_card][0], _TEXT[_card][1]
-    for _rank_text in (_rank, "10") if _rank == "T" else (_rank,):
+    # spec/settle.md: either letter case for ranks and suits (no rank letter is also a suit
+    # letter, so "as", "AS" and "tD" are never ambiguous), and "10" for a ten.
+    for _rank_text in (_rank, _rank.lower(), "10") if _rank == "T" else {_rank, _rank.lower()}:
         _BY_TEXT[_rank_text + _suit] = _card
         _BY_TEXT[_rank_text + _suit.upper()] = _card
 del _card, _rank, _suit, _rank_text
@@ -70,13 +72,13 @@ def _why_not(text: str) -> str:
         return "card.suit"
     if len(text) != 2 or text == "10":
         return "card.shape"
-    if text[0] not in RANKS:
+    if text[0].upper() not in RANKS:
         return "card.rank"
     return "card.suit"
 
 
 def parse_card(card: str | Card) -> Card:
-    """`"As"`, `"AS"`, `"10h"`, `"Th"` -> Card. Rank letters are upper-case; suits either case."""
+    """`"As"`, `"AS"`, `"as"`, `"10h"`, `"tD"` -> Card: ranks and suits in either case."""
     if isinstance(card, Card):
         return card
     if isinstance(card, str):

@@ -419,7 +419,7 @@ def _contribute(round_: Round, state: RoundState, *, actor: Staff) -> None:
         bank_id=round_.bank_id,
         reference=round_reference(round_.pk),
         wager_count=len(wagers),
-        wager_cents=sum(wagers),
+        wager_cents=wagers[0],  # the one progressive wager (the engine allows no other)
         actor=actor,
     )
 
