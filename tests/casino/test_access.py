@@ -195,14 +195,20 @@ SOCKETS = list(_socket_routes())
 async def test_every_socket_refuses_a_connection_without_a_credential(path):
     from asgiref.sync import sync_to_async
     from channels.testing import WebsocketCommunicator
+    from django.db import connections
 
     from casino.asgi import application
 
     await sync_to_async(call_command)("load_demo", stdout=io.StringIO())
     communicator = WebsocketCommunicator(application, path)
-    connected, _ = await communicator.connect(timeout=5)
-    if connected:  # accepted only to send a close code: nothing else may come first
-        message = await communicator.receive_output(timeout=5)
-        assert message["type"] == "websocket.close", f"{path} sent {message} to a stranger"
-        assert message.get("code", 1000) >= 4000
-    await communicator.disconnect()
+    try:
+        connected, _ = await communicator.connect(timeout=5)
+        if connected:  # accepted only to send a close code: nothing else may come first
+            message = await communicator.receive_output(timeout=5)
+            assert message["type"] == "websocket.close", f"{path} sent {message} to a stranger"
+            assert message.get("code", 1000) >= 4000
+        await communicator.disconnect()
+    finally:
+        # The queries ran in asgiref's one sync thread: close its connection there, or it
+        # outlives the test and holds the test database open.
+        await sync_to_async(connections.close_all)()

@@ -9,12 +9,13 @@ import threading
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.auth import AuthMiddlewareStack
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.db import transaction
+from django.db import connections, transaction
 from django.test import Client
 from django.urls import path
 
@@ -63,11 +64,16 @@ async def signed_in(*roles: str, active: bool = True) -> tuple[bytes, bytes]:
 async def probe(headers) -> tuple[str, object]:
     """("accepted", first message) or ("closed", close code) or ("denied", None)."""
     ws = WebsocketCommunicator(staff_app, "/ws/probe/", headers=headers)
-    connected, _ = await ws.connect(timeout=5)
-    if not connected:
-        return "denied", None
-    output = await ws.receive_output(timeout=5)
-    await ws.disconnect()
+    try:
+        connected, _ = await ws.connect(timeout=5)
+        if not connected:
+            return "denied", None
+        output = await ws.receive_output(timeout=5)
+        await ws.disconnect()
+    finally:
+        # The middleware's queries ran in asgiref's one sync thread: close its connection
+        # there, or it outlives the test and holds the test database open.
+        await database_sync_to_async(connections.close_all)()
     if output["type"] == "websocket.close":
         return "closed", output["code"]
     return "accepted", output["text"]
@@ -116,6 +122,7 @@ async def test_the_helper_refuses_a_foreign_origin_by_itself(supervisor):
     assert await live.staff_or_none(scope, Role.SUPERVISOR) is None
     scope["headers"] = [OWN_ORIGIN]
     assert await live.staff_or_none(scope, Role.SUPERVISOR) == supervisor
+    await database_sync_to_async(connections.close_all)()
 
 
 async def test_the_helper_wants_the_roles_it_admits():
@@ -133,6 +140,7 @@ async def test_a_display_socket_gets_nothing_from_a_staff_session():
     connected, _ = await ws.connect(timeout=5)
     assert connected
     assert await ws.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
+    await database_sync_to_async(connections.close_all)()
 
 
 @pytest.mark.parametrize(
