@@ -266,3 +266,46 @@ def bankless_felt(manager, supervisor, pit, standard_rules):
     dealer = make_staff(Role.DEALER, username="bankless_dealer")
     table = dealt_table(manager, supervisor, pit, standard_rules, dealer, name="UTH 4")
     return Felt(table, dealer)
+
+
+def play_on(felt) -> dict:
+    """Play the round on from where it stands to its settlement: every seat checks while it
+    may (then bets 1x), and the standard cards come as they are expected."""
+    for _step in range(40):
+        round_ = felt.round
+        if round_["stage"] == "settled":
+            return round_
+        to_act = [s for s in round_["seats"] if s["to_act"]]
+        if to_act:
+            seat = to_act[0]
+            if "check" in seat["actions"]:
+                felt.step("decision", seat=seat["seat"], action="check")
+            else:
+                felt.step("decision", seat=seat["seat"], action="bet", multiple=1)
+        elif round_["cards_expected"]:
+            place, count = next(iter(round_["cards_expected"].items()))
+            if place == "board":
+                felt.cards("board", *BOARD[len(round_["board"]) :][:count])
+            elif place == "dealer":
+                felt.cards("dealer", *DEALER_CARDS[len(round_["dealer"]) :])
+            else:
+                seat = next(s for s in round_["seats"] if str(s["seat"]) == place)
+                felt.cards(seat["seat"], *HOLES[seat["seat"]][len(seat["hole"]) :])
+        else:
+            felt.step("settlement_confirmed")
+    raise AssertionError(f"the round does not reach its settlement: {felt.round}")
+
+
+def bank_totals(bank) -> dict:
+    """The bank's running totals as they stand in the database."""
+    from jackpot.models import Bank
+
+    return Bank.objects.filter(pk=bank.pk).values(
+        "meter_cents",
+        "reserve_cents",
+        "overflow_cents",
+        "meter_carry_ppm",
+        "reserve_carry_ppm",
+        "contributions_count",
+        "wagered_cents",
+    )[0]
