@@ -22,7 +22,7 @@ def public(view):
     return view
 
 
-def _wants_json(request: HttpRequest) -> bool:
+def wants_json(request: HttpRequest) -> bool:
     return request.path.startswith("/api/") or "application/json" in request.headers.get(
         "Accept", ""
     )
@@ -37,7 +37,7 @@ def role_required(*roles: str):
             user = request.user
             if has_role(user, *roles):
                 return view(request, *args, **kwargs)
-            if _wants_json(request):
+            if wants_json(request):
                 if not user.is_authenticated:
                     message = _("Log in first.")
                     return JsonResponse(

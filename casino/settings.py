@@ -36,6 +36,7 @@ ALLOWED_HOSTS = [
 if not ALLOWED_HOSTS:
     # Without it every request would be refused with a 400: say so at start instead.
     raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS is required when DJANGO_DEBUG=False")
+CSRF_FAILURE_VIEW = "casino.views.csrf_failure"
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
@@ -96,7 +97,10 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-            "OPTIONS": {"timeout": 20},
+            # IMMEDIATE: a transaction takes SQLite's write lock when it begins, so that two
+            # tables settling at once are serialised (SQLite has no SELECT ... FOR UPDATE: a
+            # deferred transaction could read a row another one is about to change).
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
         }
     }
 

@@ -2,13 +2,15 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
+from django.http import JsonResponse
 from django.shortcuts import redirect, render, resolve_url
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views import csrf
 from django.views.decorators.http import require_http_methods, require_POST
 
-from casino.access import public, role_required
+from casino.access import public, role_required, wants_json
 from casino.errors import CasinoError
 from casino.middleware import SUPPORTED
 from casino.models import Staff
@@ -112,3 +114,13 @@ def locked_pins_view(request):
         return redirect("casino:locked_pins")
     locked = Staff.objects.filter(pin_locked_until__gt=timezone.now()).order_by("pin_locked_until")
     return render(request, "casino/locked_pins.html", {"locked": locked})
+
+
+def csrf_failure(request, reason=""):
+    """A refused CSRF check: the API's clients get the API's JSON error, pages Django's page."""
+    if wants_json(request):
+        message = _(
+            "The request lacks a valid CSRF token: send the csrftoken cookie's value in X-CSRFToken."
+        )
+        return JsonResponse({"error": {"code": "csrf_failed", "message": message}}, status=403)
+    return csrf.csrf_failure(request, reason=reason)

@@ -95,27 +95,30 @@ def _check_key(key) -> str:
     return key
 
 
-def fingerprint(body: dict) -> str:
+def fingerprint(body: dict, *, secret: str | None = None) -> str:
     """The request body's digest, keyed with the server's secret: a PIN inside the body
     cannot be recovered from it."""
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hmac.new(settings.SECRET_KEY.encode(), text.encode(), hashlib.sha256).hexdigest()
+    secret = settings.SECRET_KEY if secret is None else secret
+    return hmac.new(secret.encode(), text.encode(), hashlib.sha256).hexdigest()
 
 
-def _remembered(scope: str, key: str, digest: str) -> Written | None:
+def _remembered(scope: str, key: str, body: dict) -> Written | None:
     kept = IdempotentWrite.objects.filter(scope=scope, key=key).first()
     if kept is None:
         return None
-    if kept.body_hash != digest:
+    # A retry after the secret key was rotated still matches (SECRET_KEY_FALLBACKS).
+    secrets = [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])]
+    if not any(hmac.compare_digest(kept.body_hash, fingerprint(body, secret=s)) for s in secrets):
         raise KeyReused(_("This key was already used for another request: use a new key."))
     return Written(kept.status, kept.response, replayed=True)
 
 
-def _remember(scope: str, key: str, digest: str, written: Written, staff: Staff) -> Written:
+def _remember(scope: str, key: str, body: dict, written: Written, staff: Staff) -> Written:
     IdempotentWrite.objects.create(
         scope=scope,
         key=key,
-        body_hash=digest,
+        body_hash=fingerprint(body),
         status=written.status,
         response=written.body,
         staff=staff,
@@ -237,8 +240,8 @@ def _check_seq(round_: Round, expected_seq) -> None:
 def round_open(*, table_id: int, dealer: Staff, key: str) -> Written:
     """The dealer assigned to an open table opens its next round (one at a time)."""
     key = _check_key(key)
-    scope, digest = f"table:{table_id}:open", fingerprint({})
-    if (again := _remembered(scope, key, digest)) is not None:
+    scope, request = f"table:{table_id}:open", {}
+    if (again := _remembered(scope, key, request)) is not None:
         return again
     with transaction.atomic():
         try:
@@ -249,7 +252,7 @@ def round_open(*, table_id: int, dealer: Staff, key: str) -> Written:
             )
         except (Table.DoesNotExist, ValueError, TypeError):
             raise NotFound(_("There is no table #%(id)s.") % {"id": table_id}) from None
-        if (again := _remembered(scope, key, digest)) is not None:
+        if (again := _remembered(scope, key, request)) is not None:
             return again
         _require_table_dealer(dealer, table)
         if not table.is_open:
@@ -285,7 +288,7 @@ def round_open(*, table_id: int, dealer: Staff, key: str) -> Written:
             state=new_round(rules, seats=seats).to_json(),
             opened_at=at,
         )
-        written = _remember(scope, key, digest, Written(201, round_snapshot(round_)), dealer)
+        written = _remember(scope, key, request, Written(201, round_snapshot(round_)), dealer)
         audit(
             actor=dealer,
             code="tables.round.opened",
@@ -328,8 +331,8 @@ def round_event_record(
             supervisor=supervisor,
         )
     scope = f"round:{round_id}:events"
-    digest = fingerprint({"expected_seq": expected_seq, "event": event})
-    if (again := _remembered(scope, key, digest)) is not None:
+    request = {"expected_seq": expected_seq, "event": event}
+    if (again := _remembered(scope, key, request)) is not None:
         return again
     try:
         parsed = event_from_json(event)
@@ -337,7 +340,7 @@ def round_event_record(
         raise refusal(exc) from None
     with transaction.atomic():
         round_ = _round_for_update(round_id)
-        if (again := _remembered(scope, key, digest)) is not None:
+        if (again := _remembered(scope, key, request)) is not None:
             return again
         _require_table_dealer(actor, round_.table)
         _check_seq(round_, expected_seq)
@@ -349,7 +352,7 @@ def round_event_record(
             _contribute(round_, state, actor=actor)  # no lock taken; before any audit
         at = timezone.now()
         _append(round_, state, parsed, actor=actor, key=key, at=at)
-        written = _remember(scope, key, digest, Written(200, round_snapshot(round_)), actor)
+        written = _remember(scope, key, request, Written(200, round_snapshot(round_)), actor)
         if parsed.kind == "bets_locked":
             audit(
                 actor=actor,
@@ -438,12 +441,12 @@ def round_settle(*, round_id: int, dealer: Staff, key: str, expected_seq) -> Wri
     written, all in one transaction."""
     key = _check_key(key)
     scope = f"round:{round_id}:events"
-    digest = fingerprint({"expected_seq": expected_seq, "event": {"kind": "settlement_confirmed"}})
-    if (again := _remembered(scope, key, digest)) is not None:
+    request = {"expected_seq": expected_seq, "event": {"kind": "settlement_confirmed"}}
+    if (again := _remembered(scope, key, request)) is not None:
         return again
     with transaction.atomic():
         round_ = _round_for_update(round_id)
-        if (again := _remembered(scope, key, digest)) is not None:
+        if (again := _remembered(scope, key, request)) is not None:
             return again
         _require_table_dealer(dealer, round_.table)
         _check_seq(round_, expected_seq)
@@ -463,7 +466,7 @@ def round_settle(*, round_id: int, dealer: Staff, key: str, expected_seq) -> Wri
         round_.settlement_input = settlement_input_json(before, meter=_meter(bank))
         round_.settled_at = at
         _append(round_, state, event, actor=dealer, key=key, at=at)
-        written = _remember(scope, key, digest, Written(200, round_snapshot(round_)), dealer)
+        written = _remember(scope, key, request, Written(200, round_snapshot(round_)), dealer)
         audit(
             actor=dealer,
             code="tables.round.settled",
@@ -548,8 +551,8 @@ def round_void(
     kind = "void_approved" if approved else "void_refused"
     scope = f"round:{round_id}:events"
     who = supervisor.get("employee_number") if isinstance(supervisor, dict) else None
-    digest = fingerprint({"expected_seq": expected_seq, "event": {"kind": kind}, "supervisor": who})
-    if (again := _remembered(scope, key, digest)) is not None:
+    request = {"expected_seq": expected_seq, "event": {"kind": kind}, "supervisor": who}
+    if (again := _remembered(scope, key, request)) is not None:
         return again
     require_role(actor, Role.DEALER, Role.SUPERVISOR)
     probe = Round.objects.select_related("table").filter(pk=round_id).first()
@@ -560,7 +563,7 @@ def round_void(
     approver = _approver(supervisor, round_=probe, actor=actor)
     with transaction.atomic():
         round_ = _round_for_update(round_id)
-        if (again := _remembered(scope, key, digest)) is not None:
+        if (again := _remembered(scope, key, request)) is not None:
             return again
         _check_seq(round_, expected_seq)
         before = state_of(round_)
@@ -575,7 +578,7 @@ def round_void(
             round_.settlement_input = settlement_input_json(state, meter=_meter(bank))
             round_.settled_at = at
         _append(round_, state, event, actor=actor, key=key, at=at, supervisor=approver)
-        written = _remember(scope, key, digest, Written(200, round_snapshot(round_)), actor)
+        written = _remember(scope, key, request, Written(200, round_snapshot(round_)), actor)
         audit(
             actor=approver,
             code=f"tables.round.{kind}",
@@ -631,8 +634,8 @@ def round_correct(
     key = _check_key(key)
     scope = f"round:{round_id}:corrections"
     who = supervisor.get("employee_number") if isinstance(supervisor, dict) else None
-    digest = fingerprint({"supervisor": who, "reason": reason, "round": corrected})
-    if (again := _remembered(scope, key, digest)) is not None:
+    request = {"supervisor": who, "reason": reason, "round": corrected}
+    if (again := _remembered(scope, key, request)) is not None:
         return again
     require_role(actor, Role.DEALER, Role.SUPERVISOR)
     if not isinstance(reason, str) or not reason.strip():
@@ -651,7 +654,7 @@ def round_correct(
     approver = _approver(supervisor, round_=probe, actor=actor)
     with transaction.atomic():
         round_ = _round_for_update(round_id)
-        if (again := _remembered(scope, key, digest)) is not None:
+        if (again := _remembered(scope, key, request)) is not None:
             return again
         if round_.stage != Round.Stage.SETTLED:
             raise IllegalTransition(
@@ -687,7 +690,7 @@ def round_correct(
             at=at,
         )
         _write_lines(round_, output, {}, at=at, correction=correction, rows=rows)
-        written = _remember(scope, key, digest, Written(200, round_snapshot(round_)), actor)
+        written = _remember(scope, key, request, Written(200, round_snapshot(round_)), actor)
         audit(
             actor=approver,
             code="tables.round.corrected",

@@ -1,0 +1,282 @@
+"""The round API over HTTP, as a tablet uses it: sign-in with CSRF, JSON in and out, every
+path with and without its slash, errors in the reader's language, query budgets."""
+
+import itertools
+import json
+import subprocess
+import sys
+
+import pytest
+from django.test import Client
+
+from tables.api.openapi import OPENAPI
+from tables.api.urls import urlpatterns
+from tables.models import RoundEvent
+from tests.tables.rounds.conftest import SUPERVISOR_PIN
+
+_keys = itertools.count(1)
+
+
+class Tablet:
+    """A browser-like client: CSRF enforced, the token read from its cookie."""
+
+    def __init__(self, staff, pin="1234", language=None):
+        self.http = Client(enforce_csrf_checks=True)
+        if language:
+            self.http.cookies["tapis_device_language"] = language
+        self.http.get("/login/pin/")
+        answer = self.post("/api/login", {"employee_number": staff.employee_number, "pin": pin})
+        assert answer.status_code == 200, answer.content
+        self.round = None
+
+    def csrf(self) -> str:
+        return self.http.cookies["csrftoken"].value
+
+    def post(self, path, body):
+        return self.http.post(
+            path, json.dumps(body), content_type="application/json", HTTP_X_CSRFTOKEN=self.csrf()
+        )
+
+    def get(self, path):
+        return self.http.get(path, HTTP_ACCEPT="application/json")
+
+    def open(self, table_id):
+        answer = self.post(f"/api/tables/{table_id}/rounds", {"key": f"open-{next(_keys)}"})
+        assert answer.status_code == 201, answer.content
+        self.round = answer.json()
+        return self.round
+
+    def send(self, event, *, expect=200, **extra):
+        body = {"key": f"k-{next(_keys)}", "expected_seq": self.round["seq"], "event": event}
+        answer = self.post(f"/api/rounds/{self.round['id']}/events", {**body, **extra})
+        assert answer.status_code == expect, answer.content
+        if expect == 200:
+            self.round = answer.json()
+        return answer
+
+
+SEVEN = {
+    1: ["As", "Ks"],  # royal flush on the flop: the progressive's 100 %
+    2: ["Ah", "Ad"],
+    3: ["7c", "2h"],
+    4: ["Kh", "Kd"],
+    5: ["9c", "8c"],
+    6: ["3d", "3s"],
+    7: ["Jd", "4h"],
+}
+BOARD = ["Qs", "Js", "Ts", "5h", "6c"]
+
+
+def test_a_seven_seat_round_over_http_settles_as_the_cli_settles_its_export(
+    table, dealer, supervisor
+):
+    tablet = Tablet(dealer)
+    tablet.open(table.pk)
+    for seat in SEVEN:
+        tablet.send(
+            {
+                "kind": "wagers_placed",
+                "seat": seat,
+                "ante": 1000 * seat,
+                "blind": 1000 * seat,
+                "trips": 1000 if seat % 2 else 0,
+                "progressive": 100 if seat in (1, 2, 5) else 0,
+            }
+        )
+    tablet.send({"kind": "bets_locked"})
+    for seat in SEVEN:
+        action = {"action": "bet", "multiple": 4} if seat <= 3 else {"action": "check"}
+        tablet.send({"kind": "decision", "seat": seat, **action})
+    tablet.send({"kind": "cards_entered", "place": "board", "cards": BOARD[:3]})
+    for seat in range(4, 8):
+        action = {"action": "bet", "multiple": 2} if seat == 4 else {"action": "check"}
+        tablet.send({"kind": "decision", "seat": seat, **action})
+    tablet.send({"kind": "cards_entered", "place": "board", "cards": BOARD[3:]})
+    for seat in range(5, 8):
+        action = "fold" if seat == 7 else "bet"
+        tablet.send({"kind": "decision", "seat": seat, "action": action})
+    tablet.send({"kind": "cards_entered", "place": "dealer", "cards": ["2c", "2d"]})
+    for seat, hole in SEVEN.items():
+        tablet.send({"kind": "cards_entered", "place": seat, "cards": [c.lower() for c in hole]})
+    preview = tablet.get(f"/api/rounds/{tablet.round['id']}/settlement").json()
+    assert preview["provisional"] is True
+    done = tablet.send({"kind": "settlement_confirmed"}).json()
+    assert done["stage"] == "settled" and done["seq"] == RoundEvent.objects.count()
+    assert [h["seat"] for h in done["settlement"]["progressive"]["hits"]] == [1]
+    assert done["settlement"]["progressive"]["hits"][0]["state"] == "pending"
+
+    export = Tablet(supervisor, pin=SUPERVISOR_PIN).get(f"/api/rounds/{done['id']}/export")
+    assert export.status_code == 200
+    cli = subprocess.run(
+        [sys.executable, "-m", "tables.rules", "settle", "-"],
+        input=json.dumps(export.json()["input"]),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    again = json.loads(cli.stdout)
+    confirmed = export.json()["output"]
+    assert {s["seat"]: s for s in again["seats"]} == {s["seat"]: s for s in confirmed["seats"]}
+    assert [(h["seat"], h["amount_cents"]) for h in again["progressive"]["hits"]] == [
+        (h["seat"], h["amount_cents"]) for h in confirmed["progressive"]["hits"]
+    ]
+    payouts = {s["seat"]: s["payout"]["net"] for s in done["seats"]}
+    assert payouts == {s["seat"]: s["net"] for s in confirmed["seats"]}
+
+
+def test_every_path_answers_with_and_without_its_slash_without_a_redirect(table, dealer):
+    tablet = Tablet(dealer)
+    for path in (
+        f"/api/tables/{table.pk}",
+        f"/api/tables/{table.pk}/",
+        "/api/tables",
+        "/api/tables/",
+    ):
+        assert tablet.get(path).status_code == 200
+    opened = tablet.post(f"/api/tables/{table.pk}/rounds/", {"key": "with-slash"})
+    assert opened.status_code == 201
+    assert tablet.get(f"/api/rounds/{opened.json()['id']}/").status_code == 200
+
+
+def test_the_dealers_own_table_comes_first_marked_mine(table, other_table, dealer):
+    tables = Tablet(dealer).get("/api/tables/").json()
+    assert tables[0]["id"] == table.pk and tables[0]["mine"] is True
+    assert all(t["mine"] is False for t in tables[1:])
+    assert tables[0]["bank"]["progressive_wager_cents"] == 100
+    assert tables[0]["trips_min_cents"] == table.min_bet_cents
+
+
+def test_a_write_without_csrf_or_sign_in_is_refused(table, dealer):
+    anonymous = Client()
+    answer = anonymous.get(f"/api/tables/{table.pk}/")
+    assert answer.status_code == 401 and answer.json()["error"]["code"] == "login_required"
+    tablet = Tablet(dealer)
+    no_token = tablet.http.post(
+        f"/api/tables/{table.pk}/rounds", json.dumps({"key": "x"}), content_type="application/json"
+    )
+    assert no_token.status_code == 403 and no_token.json()["error"]["code"] == "csrf_failed"
+
+
+def test_an_auditor_reads_but_cannot_deal(table, dealer, auditor):
+    Tablet(dealer).open(table.pk)
+    reader = Client()
+    reader.force_login(auditor)
+    assert reader.get(f"/api/tables/{table.pk}/recall?limit=5").status_code == 200
+    refused = reader.post(
+        f"/api/tables/{table.pk}/rounds", json.dumps({"key": "a"}), content_type="application/json"
+    )
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "role_required"
+
+
+def test_a_dealer_cannot_read_the_recall_or_the_export(table, dealer):
+    tablet = Tablet(dealer)
+    tablet.open(table.pk)
+    assert tablet.get(f"/api/tables/{table.pk}/recall").status_code == 403
+    assert tablet.get(f"/api/rounds/{tablet.round['id']}/export").status_code == 403
+
+
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        ("fr", ["déjà"]),
+        ("en", ["already"]),
+    ],
+)
+def test_a_refusal_speaks_the_readers_language(table, dealer, language, words):
+    dealer.language = language
+    dealer.save(update_fields=["language"])
+    tablet = Tablet(dealer)
+    tablet.open(table.pk)
+    tablet.send({"kind": "wagers_placed", "seat": 1, "ante": 1000, "blind": 1000})
+    tablet.send({"kind": "bets_locked"})
+    tablet.send({"kind": "decision", "seat": 1, "action": "bet", "multiple": 4})
+    refused = tablet.send(
+        {"kind": "cards_entered", "place": "board", "cards": ["Qs", "Qs", "2d"]}, expect=400
+    )
+    error = refused.json()["error"]
+    assert error["code"] == "duplicate_card"
+    assert all(word in error["message"] for word in words), error["message"]
+
+
+def test_a_stale_write_answers_409_with_the_round(table, dealer):
+    tablet = Tablet(dealer)
+    tablet.open(table.pk)
+    tablet.send({"kind": "wagers_placed", "seat": 1, "ante": 1000, "blind": 1000})
+    stale = tablet.post(
+        f"/api/rounds/{tablet.round['id']}/events",
+        {"key": "late", "expected_seq": 0, "event": {"kind": "bets_locked"}},
+    )
+    assert stale.status_code == 409
+    assert stale.json()["error"]["code"] == "stale" and stale.json()["round"]["seq"] == 1
+
+
+def test_a_body_that_is_not_json_is_refused(table, dealer):
+    tablet = Tablet(dealer)
+    answer = tablet.http.post(
+        f"/api/tables/{table.pk}/rounds",
+        "{",
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=tablet.csrf(),
+    )
+    assert answer.status_code == 400 and answer.json()["error"]["code"] == "bad_json"
+
+
+def test_the_openapi_description_names_every_route():
+    described = {path.rstrip("/") for path in OPENAPI["paths"]}
+    routed = set()
+    for pattern in urlpatterns:
+        text = pattern.pattern.regex.pattern.strip("^$").replace("/?", "").replace("\\.", ".")
+        text = text.replace("(?P<table_id>\\d+)", "{table_id}").replace(
+            "(?P<round_id>\\d+)", "{round_id}"
+        )
+        routed.add("/" + text)
+    assert described == routed
+
+
+# --- query budgets -------------------------------------------------------------------------
+
+
+# Each request also reads its session, its user and the user's roles (3 queries).
+PLAIN_STEP = 16
+
+
+def test_every_round_endpoint_stays_within_its_query_budget(
+    table, dealer, supervisor, django_assert_max_num_queries
+):
+    tablet = Tablet(dealer)
+    # The first round under a rule set version also marks it used (and audits that).
+    with django_assert_max_num_queries(32):
+        tablet.open(table.pk)
+    rid = tablet.round["id"]
+    with django_assert_max_num_queries(PLAIN_STEP):
+        tablet.send(
+            {"kind": "wagers_placed", "seat": 1, "ante": 1000, "blind": 1000, "progressive": 100}
+        )
+    tablet.send({"kind": "wagers_placed", "seat": 2, "ante": 1000, "blind": 1000})
+    # + the progressive contribution, posted to the ledger and audited (SQLite posts inline).
+    with django_assert_max_num_queries(32):
+        tablet.send({"kind": "bets_locked"})
+    with django_assert_max_num_queries(PLAIN_STEP):
+        tablet.send({"kind": "decision", "seat": 1, "action": "bet", "multiple": 4})
+    tablet.send({"kind": "decision", "seat": 2, "action": "bet", "multiple": 3})
+    with django_assert_max_num_queries(PLAIN_STEP):
+        tablet.send({"kind": "cards_entered", "place": "board", "cards": ["Kh", "9d", "4c"]})
+    tablet.send({"kind": "cards_entered", "place": "board", "cards": ["2s", "7h"]})
+    tablet.send({"kind": "cards_entered", "place": "dealer", "cards": ["Qc", "Qd"]})
+    tablet.send({"kind": "cards_entered", "place": 1, "cards": ["Ks", "8d"]})
+    tablet.send({"kind": "cards_entered", "place": 2, "cards": ["As", "Ad"]})
+    with django_assert_max_num_queries(8):
+        assert tablet.get(f"/api/rounds/{rid}/settlement").status_code == 200
+    with django_assert_max_num_queries(45):
+        tablet.send({"kind": "settlement_confirmed"})
+    with django_assert_max_num_queries(6):
+        assert tablet.get(f"/api/rounds/{rid}").status_code == 200
+    with django_assert_max_num_queries(10):
+        assert tablet.get(f"/api/tables/{table.pk}/").status_code == 200
+    with django_assert_max_num_queries(10):
+        assert tablet.get("/api/tables/").status_code == 200
+    reader = Tablet(supervisor, pin=SUPERVISOR_PIN)
+    with django_assert_max_num_queries(8):
+        assert reader.get(f"/api/rounds/{rid}/export").status_code == 200
+    with django_assert_max_num_queries(10):
+        assert reader.get(f"/api/tables/{table.pk}/recall").status_code == 200
