@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
 
-.PHONY: run test lint serve install install-dev bench messages clean
+.PHONY: run test lint serve install install-dev bench simulate messages clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Tapis needs Python 3.11 or newer"'
@@ -28,6 +28,7 @@ run: install
 	$(BIN)/python manage.py migrate --noinput -v0
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py print_urls --host $(HOST) --port $(PORT)
+	@echo "In another terminal: make simulate (dealers play real rounds at tables SIM 1 and SIM 2 and the jackpot display comes alive)"
 	$(BIN)/daphne -b $(HOST) -p $(PORT) casino.asgi:application
 
 lint: install-dev
@@ -40,6 +41,10 @@ test: lint
 
 bench: install-dev
 	$(BIN)/python -m tables.rules bench
+
+# Simulated dealers at a human pace against `make run` (same database, same port).
+simulate: install
+	$(BIN)/python manage.py simulate_floor --tables 2 --rounds 50 --speed 1 --base http://$(HOST):$(PORT)
 
 # Production: several ASGI workers, a Celery worker and beat, against PostgreSQL and Redis.
 # Needs DATABASE_URL, REDIS_URL, DJANGO_SECRET_KEY and DJANGO_DEBUG=False in the environment.
