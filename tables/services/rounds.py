@@ -748,7 +748,10 @@ def _progressive_of(output: dict) -> tuple:
         if s["bets"]["progressive"]["stake"]
     )
     hits = [(h["seat"], h["category"], h["amount_cents"]) for h in output["progressive"]["hits"]]
-    return tuple(stakes), tuple(hits)
+    # Facts that void the round return the progressive wagers, which the meter keeps: only a
+    # void approval reverses the contributions.
+    returned = bool(stakes) and output.get("void") is not None
+    return tuple(stakes), tuple(hits), returned
 
 
 def _nets_now(round_: Round) -> dict[tuple[int, str], int]:
