@@ -2,8 +2,8 @@
 
 Every form validates through the models' `clean()`, which asks the rules engine, so the admin
 refuses exactly what the engine would refuse and shows the engine's message on the field.
-A rule set or paytable version that a round used is shown read-only with a "new version"
-button: the change is made on the family's next version, never on the used row.
+A rule set or paytable version that a round used, or that tables play, is shown read-only with
+a "new version" button: the change is made on the family's next version, never on that row.
 """
 
 from collections.abc import Callable
@@ -18,16 +18,17 @@ from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
 from casino.admin_audit import AuditedModelAdmin
-from casino.errors import CasinoError
 from casino.money import money
 from tables import services
+from tables.errors import TablesError
 from tables.models import ENGINE_FIELDS, DealerAssignment, Paytable, RuleSet, Table
 from tables.selectors import current_dealer, with_current_assignment
 
 
 class VersionedAdmin(AuditedModelAdmin):
-    """Shared by rule sets and paytables: a used version is read-only, and a change to it,
-    made while someone had the form open, still lands on a new version."""
+    """Shared by rule sets and paytables: a frozen version (used by a round, or played at
+    tables) is read-only, and a change to it, made while someone had the form open, still
+    lands on a new version."""
 
     change_form_template = "tables/admin/versioned_change_form.html"
     revisable_fields: tuple[str, ...] = ()
@@ -37,9 +38,9 @@ class VersionedAdmin(AuditedModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         fixed = ["version", "used_at", "created_at", "created_by"]
-        # A form opened before the first round may still be posted: it is then taken as the
+        # A form opened before the version froze may still be posted: it is then taken as the
         # content of a new version (see save_model), so its fields must be read from the post.
-        if obj is not None and obj.is_used and request.method != "POST":
+        if obj is not None and request.method != "POST" and obj.frozen_because() is not None:
             return fixed + ["name", *self.revisable_fields]
         if obj is not None:
             fixed += ["name"]  # the family's name never changes between versions
@@ -49,9 +50,15 @@ class VersionedAdmin(AuditedModelAdmin):
         return ["name", "version", *self.revisable_fields, "used_at", "created_at", "created_by"]
 
     def has_delete_permission(self, request, obj=None):
-        if obj is not None and obj.is_used:
+        if obj is not None and obj.frozen_because() is not None:
             return False
         return super().has_delete_permission(request, obj)
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if obj is not None:
+            context["frozen_because"] = obj.frozen_because()
+            context["deployed_on"] = ", ".join(t.name for t in obj.deployed_on().order_by("name"))
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_actions(self, request):
         # The bulk delete skips each row's guard; versions are deleted one by one, if at all.
@@ -83,7 +90,7 @@ class VersionedAdmin(AuditedModelAdmin):
         change_url = f"admin:{self.model._meta.app_label}_{self.model._meta.model_name}_change"
         try:
             new = self.revise(request, obj, new_version=True)
-        except CasinoError as exc:
+        except TablesError as exc:
             self.message_user(request, exc.message, messages.ERROR)
             return HttpResponseRedirect(reverse(change_url, args=[obj.pk]))
         self.message_user(
@@ -95,22 +102,26 @@ class VersionedAdmin(AuditedModelAdmin):
         return HttpResponseRedirect(reverse(change_url, args=[new.pk]))
 
     def save_model(self, request, obj, form, change):
-        if change and type(obj).objects.filter(pk=obj.pk, used_at__isnull=False).exists():
-            # A round used this version while the form was open: make the change a new version.
+        because = obj.frozen_because() if change else None
+        if because is not None:
+            # The version froze while the form was open: make the change a new version.
             changes = {
                 self.model._meta.get_field(f).attname: getattr(
                     obj, self.model._meta.get_field(f).attname
                 )
                 for f in form.changed_data
             }
+            old = str(obj)
             new = self.revise(request, obj, new_version=True, **changes)
             obj.pk, obj.version, obj.used_at = new.pk, new.version, None
-            self.message_user(
-                request,
-                _("%(old)s had been used by a round meanwhile: your change is %(new)s.")
-                % {"old": f"{obj.name} v{new.version - 1}", "new": new},
-                messages.WARNING,
-            )
+            if because == obj.USED:
+                why = _("%(old)s was used by a round: your change is %(new)s.")
+            else:
+                why = _(
+                    "%(old)s is deployed on tables and does not change under them: your change "
+                    "is %(new)s; move the tables to it when they are ready."
+                )
+            self.message_user(request, why % {"old": old, "new": new}, messages.WARNING)
             return
         if not change:
             obj.created_by = request.user
@@ -145,6 +156,46 @@ class PaytableAdmin(VersionedAdmin):
 
     revise_service = staticmethod(services.paytable_revise)
     revise_id_arg = "paytable_id"
+
+    def get_urls(self):
+        return [
+            path(
+                "<path:object_id>/follow/",
+                self.admin_site.admin_view(self.follow_view),
+                name="tables_paytable_follow",
+            ),
+            *super().get_urls(),
+        ]
+
+    def follow_view(self, request, object_id):
+        """Make the next version of each rule set whose tables play another version of this
+        paytable, pointing at this one."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        paytable = get_object_or_404(Paytable, pk=object_id)
+        if not self.has_change_permission(request, paytable):
+            raise PermissionDenied
+        back = reverse("admin:tables_paytable_change", args=[paytable.pk])
+        try:
+            made = services.ruleset_follow_paytable(paytable_id=paytable.pk, manager=request.user)
+        except TablesError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            return HttpResponseRedirect(back)
+        if not made:
+            self.message_user(
+                request,
+                _("No table plays another version of %(name)s: no rule set to change.")
+                % {"name": paytable.name},
+                messages.WARNING,
+            )
+            return HttpResponseRedirect(back)
+        self.message_user(
+            request,
+            _("New rule set versions with %(paytable)s: %(rulesets)s. Move the tables to them.")
+            % {"paytable": paytable, "rulesets": ", ".join(str(r) for r in made)},
+            messages.SUCCESS,
+        )
+        return HttpResponseRedirect(reverse("admin:tables_ruleset_change", args=[made[0].pk]))
 
 
 class RuleSetForm(forms.ModelForm):
@@ -193,7 +244,7 @@ class RuleSetAdmin(VersionedAdmin):
         back = reverse("admin:tables_ruleset_change", args=[ruleset.pk])
         try:
             moved, still_open = services.ruleset_deploy(ruleset_id=ruleset.pk, manager=request.user)
-        except CasinoError as exc:
+        except TablesError as exc:
             self.message_user(request, exc.message, messages.ERROR)
             return HttpResponseRedirect(back)
         self.message_user(

@@ -1,20 +1,31 @@
-"""The tables app's errors: each has a stable `code` and a message a supervisor can act on."""
+"""The tables app's errors: each has a stable `code` and a message a supervisor can act on.
 
-from casino.errors import CasinoError, IllegalTransition, NotFound, RoleRequired
+Every one is a TablesError, so `except TablesError` catches whatever the tables app raises; a
+"not found" is also a casino NotFound (404), an illegal state change also a casino
+IllegalTransition (409) and a missing role also a casino RoleRequired (403), for the code that
+handles those families across apps.
+"""
 
-__all__ = [
-    "AssignmentRefused",
-    "ConfigurationRefused",
-    "IllegalTransition",
-    "NotFound",
-    "RoleRequired",
-    "TablesError",
-    "VersionLocked",
-]
+from casino import errors as casino
 
 
-class TablesError(CasinoError):
+class TablesError(casino.CasinoError):
     code = "tables_error"
+
+
+class NotFound(TablesError, casino.NotFound):
+    code = "not_found"
+    http_status = 404
+
+
+class IllegalTransition(TablesError, casino.IllegalTransition):
+    code = "illegal_transition"
+    http_status = 409
+
+
+class RoleRequired(TablesError, casino.RoleRequired):
+    code = "role_required"
+    http_status = 403
 
 
 class ConfigurationRefused(TablesError):

@@ -1,27 +1,29 @@
 """Rule sets and paytables, versioned.
 
 Rule sets and paytables are versioned records: a family (`name`) has versions 1, 2, 3...
-Once a round has used a version (`used_at` is set by `services.ruleset_mark_used`) its row
-is never updated again, so a disputed round can always be settled again with the exact rules
-it was dealt under; a change makes the next version of the family instead.
+Once a round has used a version (`used_at` is set by `services.ruleset_mark_used`), or while a
+table plays it (a rule set a table points at, a paytable of such a rule set), its row is never
+updated: a disputed round can always be settled again with the exact rules it was dealt under,
+and the rules posted at a table never change under the players. A change makes the next
+version of the family instead, which reaches tables only through `services.ruleset_deploy`.
 
 The rules themselves live in the engine (`tables.rules`): these records only hold the values
 and ask `parse_rules` whether it accepts them.
 """
-
-import re
 
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tables.engine_text import engine_field, engine_message
 from tables.errors import VersionLocked
 
 
 def engine_check(rules: dict) -> None:
-    """Ask the engine whether it accepts `rules`; raise ValidationError with its message on
-    the field it names (`rules.trips_paytable.flush: ...` lands on `trips_paytable`)."""
+    """Ask the engine whether it accepts `rules`; raise ValidationError with its message, in
+    the reader's language, on the field it names (`rules.trips_paytable.flush` lands on
+    `trips_paytable`)."""
     from tables.rules.errors import RulesError
     from tables.rules.ruleset import parse_rules
 
@@ -31,24 +33,27 @@ def engine_check(rules: dict) -> None:
         refusal = ValidationError(
             _("The rules engine refuses this: %(message)s"),
             code=exc.code,
-            params={"message": exc.message},
+            params={"message": engine_message(exc)},
         )
-        raise ValidationError({_engine_field(exc.message): refusal}) from exc
+        raise ValidationError({_field_of(engine_field(exc)): refusal}) from exc
 
 
 # The engine names keys of the rules object; some of ours are named differently.
 _FIELD_OF_KEY = {"envy": "envy_paytable"}
 
 
-def _engine_field(message: str) -> str:
-    match = re.match(r"\s*(?:rules\.)?([a-z_]+)", message)
-    key = match.group(1) if match else ""
+def _field_of(path: str | None) -> str:
+    """The RuleSet field of an engine path `rules.<key>...`, or the form's non-field errors."""
+    key = (path or "").removeprefix("rules.").partition(".")[0].partition("[")[0]
     field = _FIELD_OF_KEY.get(key, key)
     return field if field in ENGINE_FIELDS else NON_FIELD_ERRORS
 
 
 class VersionedRecord(models.Model):
-    """A version of a family of records; frozen for good once a round used it."""
+    """A version of a family of records; frozen for good once a round used it, and frozen
+    while a table plays it."""
+
+    USED, DEPLOYED = "used", "deployed"  # why a version is frozen
 
     name = models.CharField(_("name"), max_length=80)
     version = models.PositiveIntegerField(_("version"), default=1, editable=False)
@@ -71,16 +76,29 @@ class VersionedRecord(models.Model):
 
     def save(self, *args, **kwargs):
         # The guard reads the database, not this instance: a stale copy loaded before the
-        # first round must not slip a change through either.
-        if self._stored_is_used():
+        # first round, or before the first table took it, must not slip a change through.
+        because = self.frozen_because()
+        if because == self.USED:
             raise VersionLocked(
-                f"{self} was used by a round and cannot be changed: make a new version"
+                _("%(version)s was used by a round and cannot be changed: make a new version.")
+                % {"version": self}
+            )
+        if because == self.DEPLOYED:
+            raise VersionLocked(
+                _(
+                    "%(version)s is deployed on tables and cannot be changed: make a new "
+                    "version, then move the tables to it."
+                )
+                % {"version": self}
             )
         super().save(*args, **kwargs)
 
     def delete(self, *args, **kwargs):
-        if self._stored_is_used():
-            raise VersionLocked(f"{self} was used by a round and cannot be deleted")
+        if self.frozen_because() is not None:
+            raise VersionLocked(
+                _("%(version)s was used by a round or is deployed on tables: it is kept.")
+                % {"version": self}
+            )
         return super().delete(*args, **kwargs)
 
     def clean(self) -> None:
@@ -98,11 +116,16 @@ class VersionedRecord(models.Model):
     def is_used(self) -> bool:
         return self.used_at is not None
 
-    def _stored_is_used(self) -> bool:
-        return (
-            self.pk is not None
-            and type(self)._default_manager.filter(pk=self.pk, used_at__isnull=False).exists()
-        )
+    def frozen_because(self) -> str | None:
+        """Why this version no longer changes in place, as the database has it: USED (a round
+        dealt under it) or DEPLOYED (a table plays it); None while it may still change."""
+        if self.pk is None:
+            return None
+        if type(self)._default_manager.filter(pk=self.pk, used_at__isnull=False).exists():
+            return self.USED
+        if self.deployed_on().exists():  # each kind of record says which tables play it
+            return self.DEPLOYED
+        return None
 
 
 class Paytable(VersionedRecord):
@@ -151,6 +174,17 @@ class Paytable(VersionedRecord):
 
     def engine_value(self) -> str | dict:
         return self.preset or dict(self.lines)
+
+    @property
+    def ruleset_field(self) -> str:
+        """The RuleSet field that points at a paytable of this kind."""
+        return f"{self.kind}_paytable"
+
+    def deployed_on(self) -> models.QuerySet:
+        """The tables whose rule set pays with this version."""
+        from tables.models.floor import Table
+
+        return Table.objects.filter(**{f"ruleset__{self.ruleset_field}": self.pk})
 
     def clean(self) -> None:
         from tables.rules.paytables import BLIND_PRESETS, TRIPS_PRESETS
@@ -325,6 +359,10 @@ class RuleSet(VersionedRecord):
         if self.blind_paytable_id is None or self.trips_paytable_id is None:
             return  # the required-field errors say it already
         engine_check(self.engine_rules())
+
+    def deployed_on(self) -> models.QuerySet:
+        """The tables that play this version."""
+        return self.tables.all()
 
     @property
     def is_four_x_only(self) -> bool:

@@ -7,7 +7,9 @@ from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tables.models.configuration import RuleSet
 
@@ -20,10 +22,19 @@ def limit_ratios() -> tuple[int, ...]:
     return tuple(settings.TABLES_MAX_TO_MIN_RATIOS)
 
 
+def floor_time(at: dt.datetime) -> str:
+    """`at` as the floor reads it: the wall clock of the property's time zone."""
+    from casino.clock import current_property
+
+    prop = current_property()
+    zone = prop.zone if prop is not None else timezone.get_current_timezone()
+    return f"{timezone.localtime(at, zone):%Y-%m-%d %H:%M}"
+
+
 class Table(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", _("open")
-        CLOSED = "closed", _("closed")
+        OPEN = "open", pgettext_lazy("table", "open")
+        CLOSED = "closed", pgettext_lazy("table", "closed")
 
     name = models.CharField(_("name"), max_length=60, unique=True)
     pit = models.ForeignKey(
@@ -206,13 +217,13 @@ def assignment_conflict(*, dealer, table, starts_at, ends_at, ignore=()) -> str 
         return _("%(dealer)s already deals %(table)s from %(start)s.") % {
             "dealer": dealer,
             "table": clash.table,
-            "start": f"{clash.starts_at:%Y-%m-%d %H:%M} UTC",
+            "start": floor_time(clash.starts_at),
         }
     clash = base.filter(table=table).overlapping(starts_at, ends_at).first()
     if clash is not None:
         return _("%(table)s is already dealt by %(dealer)s from %(start)s.") % {
             "table": table,
             "dealer": clash.dealer,
-            "start": f"{clash.starts_at:%Y-%m-%d %H:%M} UTC",
+            "start": floor_time(clash.starts_at),
         }
     return None

@@ -31,7 +31,7 @@ class RulesError(Exception):
         super().__init__(self.message)
 
     def render(self, translate: Translate | None = None) -> str:
-        """The message, in English or through `translate` (a gettext)."""
+        """The message, in English or through `translate` (see `messages.Translate`)."""
         path = self.path if self.shows_path else None
         return render(self.key, self.params, path, translate=translate)
 

@@ -4,8 +4,9 @@ An error carries a message `key`, the `path` of the input it names and its `para
 (`errors.RulesError`); its English `message` is `MESSAGES[key] % params`, prefixed by the path
 where the error class shows it (`seats[1].hole[1]: "1x" is not a card: ...`). Parameters that
 are codes (a stage, a place, a bet, an irregularity...) are written with `TERMS`, so that
-`render(..., translate=gettext)` in the Django layer can say the same sentence in French from
-its catalogue: `gettext_noop` below only marks the strings for `makemessages`.
+`render(..., translate=...)` in the Django layer can say the same sentence in French from its
+catalogue (terms under the context TERM_CONTEXT): `gettext_noop` and `pgettext` below only mark
+the strings for `makemessages`.
 """
 
 from __future__ import annotations
@@ -15,11 +16,25 @@ from typing import TypeAlias
 
 #: A parameter: a plain value, or a list of them.
 Param: TypeAlias = str | int | tuple[str | int, ...]
-Translate: TypeAlias = Callable[[str], str]
+#: A translation: (context or None, English text) -> the text in the reader's language.
+Translate: TypeAlias = Callable[[str | None, str], str]
+#: The gettext context of TERMS: short words such as "void" or "progressive" mean something
+#: else in other parts of the project's catalogue.
+TERM_CONTEXT = "rules engine"
 
 
 def gettext_noop(message: str) -> str:
     """Marks an English template for extraction into the Django catalogue; returns it as is."""
+    return message
+
+
+def pgettext(context: str, message: str) -> str:
+    """Marks an English term for extraction with its context (Django's `pgettext` keyword);
+    returns it as is: the engine itself speaks English."""
+    return message
+
+
+def _english(context: str | None, message: str) -> str:
     return message
 
 
@@ -207,41 +222,41 @@ MESSAGES: Mapping[str, str] = {
 #: means one thing everywhere: the Blind bet and the Blind paytable are both "blind".
 TERMS: Mapping[str, str] = {
     # stages and streets
-    "betting": gettext_noop("betting"),
-    "preflop": gettext_noop("preflop"),
-    "flop": gettext_noop("flop"),
-    "river": gettext_noop("river"),
-    "showdown": gettext_noop("showdown"),
-    "settled": gettext_noop("settled"),
-    "void": gettext_noop("void"),
+    "betting": pgettext("rules engine", "betting"),
+    "preflop": pgettext("rules engine", "preflop"),
+    "flop": pgettext("rules engine", "flop"),
+    "river": pgettext("rules engine", "river"),
+    "showdown": pgettext("rules engine", "showdown"),
+    "settled": pgettext("rules engine", "settled"),
+    "void": pgettext("rules engine", "void"),
     # places
-    "board": gettext_noop("the board"),
-    "dealer": gettext_noop("the dealer"),
-    "seat:": gettext_noop("seat %(seat)s"),
+    "board": pgettext("rules engine", "the board"),
+    "dealer": pgettext("rules engine", "the dealer"),
+    "seat:": pgettext("rules engine", "seat %(seat)s"),
     # irregularities (and the void reasons they give)
-    "preflop_card_exposed": gettext_noop("preflop_card_exposed"),
-    "community_card_exposed": gettext_noop("community_card_exposed"),
-    "card_drawn_in_error_unexposed": gettext_noop("card_drawn_in_error_unexposed"),
-    "wrong_card_count": gettext_noop("wrong_card_count"),
-    "duplicate_card": gettext_noop("duplicate_card"),
+    "preflop_card_exposed": pgettext("rules engine", "preflop_card_exposed"),
+    "community_card_exposed": pgettext("rules engine", "community_card_exposed"),
+    "card_drawn_in_error_unexposed": pgettext("rules engine", "card_drawn_in_error_unexposed"),
+    "wrong_card_count": pgettext("rules engine", "wrong_card_count"),
+    "duplicate_card": pgettext("rules engine", "duplicate_card"),
     # bets and the paytables that settle them
-    "ante": gettext_noop("ante"),
-    "blind": gettext_noop("blind"),
-    "trips": gettext_noop("trips"),
-    "progressive": gettext_noop("progressive"),
-    "envy": gettext_noop("envy"),
+    "ante": pgettext("rules engine", "ante"),
+    "blind": pgettext("rules engine", "blind"),
+    "trips": pgettext("rules engine", "trips"),
+    "progressive": pgettext("rules engine", "progressive"),
+    "envy": pgettext("rules engine", "envy"),
     # decisions
-    "check": gettext_noop("check"),
-    "fold": gettext_noop("fold"),
-    "bet:": gettext_noop("bet:%(multiple)s"),
+    "check": pgettext("rules engine", "check"),
+    "fold": pgettext("rules engine", "fold"),
+    "bet:": pgettext("rules engine", "bet:%(multiple)s"),
     # steps of a round, for "... is not possible at this stage"
-    "place_wagers": gettext_noop("placing wagers"),
-    "withdraw_wagers": gettext_noop("withdrawing wagers"),
-    "lock_bets": gettext_noop("locking the bets"),
-    "decide": gettext_noop("a decision"),
-    "remove_dealer_card": gettext_noop("removing a dealer card"),
-    "remove_hole_card": gettext_noop("removing a hole card"),
-    "confirm_settlement": gettext_noop("confirming the settlement"),
+    "place_wagers": pgettext("rules engine", "placing wagers"),
+    "withdraw_wagers": pgettext("rules engine", "withdrawing wagers"),
+    "lock_bets": pgettext("rules engine", "locking the bets"),
+    "decide": pgettext("rules engine", "a decision"),
+    "remove_dealer_card": pgettext("rules engine", "removing a dealer card"),
+    "remove_hole_card": pgettext("rules engine", "removing a hole card"),
+    "confirm_settlement": pgettext("rules engine", "confirming the settlement"),
 }
 
 #: The parameters whose values are codes of TERMS, alone or in a list. A value that is no
@@ -260,11 +275,11 @@ WITH_PATH = gettext_noop("%(path)s: %(message)s")
 
 def _term(value: str | int, translate: Translate) -> str:
     if isinstance(value, int):
-        return translate(TERMS["seat:"]) % {"seat": value}
+        return translate(TERM_CONTEXT, TERMS["seat:"]) % {"seat": value}
     head, colon, multiple = value.partition(":")
     if colon and head + colon in TERMS:
-        return translate(TERMS[head + colon]) % {"multiple": multiple}
-    return translate(TERMS[value]) if value in TERMS else value
+        return translate(TERM_CONTEXT, TERMS[head + colon]) % {"multiple": multiple}
+    return translate(TERM_CONTEXT, TERMS[value]) if value in TERMS else value
 
 
 def _written(name: str, value: Param, translate: Translate) -> str:
@@ -275,7 +290,7 @@ def _written(name: str, value: Param, translate: Translate) -> str:
 
     if not isinstance(value, tuple):
         return item(value)
-    return (translate(OR) if name in OR_LISTS else ", ").join(item(one) for one in value)
+    return (translate(None, OR) if name in OR_LISTS else ", ").join(item(one) for one in value)
 
 
 def render(
@@ -286,12 +301,12 @@ def render(
     translate: Translate | None = None,
 ) -> str:
     """The sentence `key` says with `params`, after `path` when one is given, in the language
-    of `translate` (a gettext; English without one)."""
+    of `translate` (English without one)."""
     if translate is None:
-        translate = gettext_noop
-    text = translate(MESSAGES[key]) % {
+        translate = _english
+    text = translate(None, MESSAGES[key]) % {
         name: _written(name, value, translate) for name, value in params.items()
     }
     if path is None:
         return text
-    return translate(WITH_PATH) % {"path": path, "message": text}
+    return translate(None, WITH_PATH) % {"path": path, "message": text}

@@ -14,6 +14,7 @@ from tables.services.configuration import (
     paytable_revise,
     ruleset_create,
     ruleset_deploy,
+    ruleset_follow_paytable,
     ruleset_mark_used,
     ruleset_revise,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "paytable_revise",
     "ruleset_create",
     "ruleset_deploy",
+    "ruleset_follow_paytable",
     "ruleset_mark_used",
     "ruleset_revise",
     "table_close",

@@ -1,10 +1,14 @@
-"""What the tables services share: validation into ConfigurationRefused, locked reads."""
+"""What the tables services share: validation into ConfigurationRefused, locked reads, the role
+check, each raising the tables app's own errors."""
 
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
-from tables.errors import ConfigurationRefused, NotFound
+from casino import errors as casino
+from casino import roles
+from tables.errors import ConfigurationRefused, NotFound, RoleRequired
 
 
 class _Unset:
@@ -13,6 +17,14 @@ class _Unset:
 
 
 UNSET: Any = _Unset()  # "leave as it is", so that None can mean "clear" (no bank, no cap)
+
+
+def require_role(staff, *allowed: str) -> None:
+    """The casino's role check, refusing with the tables app's RoleRequired."""
+    try:
+        roles.require_role(staff, *allowed)
+    except casino.RoleRequired as exc:
+        raise RoleRequired(exc.message) from None
 
 
 def refused(exc: ValidationError) -> ConfigurationRefused:
@@ -32,11 +44,13 @@ def validate(obj, *, exclude: list[str] | None = None) -> None:
         raise refused(exc) from exc
 
 
-def get_locked(model, pk, what: str):
+def get_locked(model, pk):
     try:
         return model.objects.select_for_update().get(pk=pk)
     except model.DoesNotExist:
-        raise NotFound(f"no {what} #{pk}") from None
+        raise NotFound(
+            _("There is no %(what)s #%(id)s.") % {"what": model._meta.verbose_name, "id": pk}
+        ) from None
 
 
 def values(obj, fields) -> dict:

@@ -1,5 +1,6 @@
-"""Paytables and rule sets, versioned: created, revised (a used version never changes: the
-change becomes the next version), deployed to the tables, marked used by the first round.
+"""Paytables and rule sets, versioned: created, revised (a version a round used or a table
+plays never changes: the change becomes the next version), deployed to the tables, marked
+used by the first round.
 
 Managers configure; every change is audited in its transaction.
 """
@@ -10,13 +11,14 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from casino.audit import audit
 from casino.models import Staff
-from casino.roles import Role, require_role
+from casino.roles import Role
 from tables.errors import ConfigurationRefused
 from tables.models import ENGINE_FIELDS, Paytable, RuleSet, Table
-from tables.services._base import UNSET, get_locked, validate, values
+from tables.services._base import UNSET, get_locked, require_role, validate, values
 from tables.services.floor import table_configure
 
 RULESET_FIELDS = tuple(
@@ -59,14 +61,16 @@ def paytable_revise(
     lines: dict = UNSET,
     new_version: bool = False,
 ) -> Paytable:
-    """Change a paytable. A version a round used is never touched: the change becomes the
-    family's next version (returned); an unused one is changed in place unless
-    `new_version` asks for a new one anyway."""
+    """Change a paytable. A version a round used, or that a table plays through its rule set,
+    is never touched: the change becomes the family's next version (returned), which tables
+    get through a new version of their rule set (`ruleset_follow_paytable`, then
+    `ruleset_deploy`). Any other version is changed in place unless `new_version` asks for a
+    new one anyway."""
     require_role(manager, Role.MANAGER)
     with transaction.atomic():
-        current = get_locked(Paytable, paytable_id, "paytable")
+        current = get_locked(Paytable, paytable_id)
         before = {"preset": current.preset, "lines": current.lines}
-        if current.is_used or new_version:
+        if new_version or current.frozen_because() is not None:
             target = Paytable(
                 kind=current.kind,
                 name=current.name,
@@ -101,12 +105,18 @@ def paytable_revise(
     return target
 
 
+def _refuse_unknown_fields(fields) -> None:
+    unknown = set(fields) - set(RULESET_FIELDS)
+    if unknown:
+        raise ConfigurationRefused(
+            _("Unknown rule set fields: %(fields)s.") % {"fields": ", ".join(sorted(unknown))}
+        )
+
+
 def ruleset_create(*, manager: Staff, name: str, **rules: Any) -> RuleSet:
     """Version 1 of a new rule set. `rules` are RuleSet fields (`blind_paytable_id`, ...)."""
     require_role(manager, Role.MANAGER)
-    unknown = set(rules) - set(RULESET_FIELDS)
-    if unknown:
-        raise ConfigurationRefused(f"unknown rule set fields: {', '.join(sorted(unknown))}")
+    _refuse_unknown_fields(rules)
     with transaction.atomic():
         ruleset = RuleSet(name=name, created_by=manager, **rules)
         validate(ruleset)
@@ -123,17 +133,15 @@ def ruleset_create(*, manager: Staff, name: str, **rules: Any) -> RuleSet:
 def ruleset_revise(
     *, ruleset_id: int, manager: Staff, new_version: bool = False, **changes: Any
 ) -> RuleSet:
-    """Change a rule set. A version a round used is never touched: the change becomes the
-    family's next version (returned), to which tables are then moved with `table_configure`;
-    an unused version is changed in place unless `new_version` asks for a new one."""
+    """Change a rule set. A version a round used or a table plays is never touched: the change
+    becomes the family's next version (returned), to which `ruleset_deploy` then moves the
+    tables; any other version is changed in place unless `new_version` asks for a new one."""
     require_role(manager, Role.MANAGER)
-    unknown = set(changes) - set(RULESET_FIELDS)
-    if unknown:
-        raise ConfigurationRefused(f"unknown rule set fields: {', '.join(sorted(unknown))}")
+    _refuse_unknown_fields(changes)
     with transaction.atomic():
-        current = get_locked(RuleSet, ruleset_id, "rule set")
+        current = get_locked(RuleSet, ruleset_id)
         before = current.engine_rules()
-        if current.is_used or new_version:
+        if new_version or current.frozen_because() is not None:
             target = RuleSet(
                 name=current.name,
                 version=_next_version(RuleSet, current.name),
@@ -161,12 +169,41 @@ def ruleset_revise(
     return target
 
 
+def ruleset_follow_paytable(*, paytable_id: int, manager: Staff) -> list[RuleSet]:
+    """Bring a new paytable version to the tables: for each rule set family that tables play
+    with another version of this paytable's family, the next rule set version, made from the
+    latest such version with this paytable instead. Returned in name order; `ruleset_deploy`
+    then moves each family's tables to it."""
+    require_role(manager, Role.MANAGER)
+    with transaction.atomic():
+        paytable = get_locked(Paytable, paytable_id)
+        field = paytable.ruleset_field
+        played = (
+            RuleSet.objects.filter(tables__isnull=False, **{f"{field}__name": paytable.name})
+            .exclude(**{field: paytable})
+            .distinct()
+            .order_by("name", "-version")
+        )
+        latest: dict[str, RuleSet] = {}
+        for ruleset in played:
+            latest.setdefault(ruleset.name, ruleset)
+        return [
+            ruleset_revise(
+                ruleset_id=ruleset.pk,
+                manager=manager,
+                new_version=True,
+                **{f"{field}_id": paytable.pk},
+            )
+            for ruleset in latest.values()
+        ]
+
+
 def ruleset_deploy(*, ruleset_id: int, manager: Staff) -> tuple[list[Table], list[Table]]:
     """Move the family's tables from its other versions to this one: every closed table
     moves now; open tables stay where they are (returned second) until they close."""
     require_role(manager, Role.MANAGER)
     with transaction.atomic():
-        ruleset = get_locked(RuleSet, ruleset_id, "rule set")
+        ruleset = get_locked(RuleSet, ruleset_id)
         others = (
             Table.objects.filter(ruleset__name=ruleset.name)
             .exclude(ruleset=ruleset)
@@ -191,7 +228,7 @@ def ruleset_mark_used(*, ruleset_id: int, at: dt.datetime | None = None) -> Rule
     if already is not None:
         return already
     with transaction.atomic():
-        ruleset = get_locked(RuleSet, ruleset_id, "rule set")
+        ruleset = get_locked(RuleSet, ruleset_id)
         if ruleset.is_used:
             return ruleset
         paytable_ids = [

@@ -9,13 +9,16 @@ import datetime as dt
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from casino.audit import audit
 from casino.models import Staff
-from casino.roles import Role, has_role, require_role
+from casino.roles import Role, has_role
 from tables.errors import AssignmentRefused, IllegalTransition
 from tables.models import DealerAssignment, Table, assignment_conflict
-from tables.services._base import UNSET, get_locked, validate, values
+from tables.models.floor import floor_time
+from tables.services._base import UNSET, get_locked, require_role, validate, values
 
 TABLE_FIELDS = ("name", "pit_id", "seats", "min_bet_cents", "max_bet_cents", "bank_id")
 
@@ -59,7 +62,10 @@ def table_create(
 
 # The players at an open table play by the rules posted when it opened, and a round in
 # progress must contribute to the bank it started with.
-FROZEN_WHILE_OPEN = {"ruleset_id": "rule set", "bank_id": "progressive bank"}
+FROZEN_WHILE_OPEN = {
+    "ruleset_id": gettext_lazy("rule set"),
+    "bank_id": gettext_lazy("progressive bank"),
+}
 
 
 def table_configure(
@@ -92,13 +98,16 @@ def table_configure(
         if v is not UNSET
     }
     with transaction.atomic():
-        table = get_locked(Table, table_id, "table")
+        table = get_locked(Table, table_id)
         before = values(table, changes)
         frozen = [f for f in FROZEN_WHILE_OPEN if f in changes and changes[f] != before[f]]
         if frozen and table.is_open:
             raise IllegalTransition(
-                f"{table} is open: close it before changing its "
-                + " or ".join(FROZEN_WHILE_OPEN[f] for f in frozen)
+                _("%(table)s is open: close it before changing its %(what)s.")
+                % {
+                    "table": table,
+                    "what": _(" or ").join(str(FROZEN_WHILE_OPEN[f]) for f in frozen),
+                }
             )
         for field, value in changes.items():
             setattr(table, field, value)
@@ -116,9 +125,12 @@ def table_configure(
 def _table_set_status(*, table_id: int, supervisor: Staff, to: str, code: str) -> Table:
     require_role(supervisor, Role.SUPERVISOR)
     with transaction.atomic():
-        table = get_locked(Table, table_id, "table")
+        table = get_locked(Table, table_id)
         if table.status == to:
-            raise IllegalTransition(f"{table} is already {table.get_status_display()}")
+            raise IllegalTransition(
+                _("%(table)s is already %(status)s.")
+                % {"table": table, "status": table.get_status_display()}
+            )
         table.status = to
         table.status_changed_at = timezone.now()
         table.save(update_fields=["status", "status_changed_at"])
@@ -161,7 +173,8 @@ def _save_assignment(assignment: DealerAssignment) -> None:
             assignment.save()
     except IntegrityError as exc:  # a concurrent rotation won the race
         raise AssignmentRefused(
-            f"{assignment.dealer} or {assignment.table} was just assigned by someone else"
+            _("%(dealer)s or %(table)s was just assigned by someone else: look again.")
+            % {"dealer": assignment.dealer, "table": assignment.table}
         ) from exc
 
 
@@ -178,8 +191,8 @@ def assignment_create(
     starts_at = starts_at or timezone.now()
     with transaction.atomic():
         # Lock order, everywhere: table, then dealer.
-        table = get_locked(Table, table_id, "table")
-        dealer = get_locked(Staff, dealer_id, "staff member")
+        table = get_locked(Table, table_id)
+        dealer = get_locked(Staff, dealer_id)
         _check_free(table=table, dealer=dealer, starts_at=starts_at, ends_at=ends_at)
         assignment = DealerAssignment(
             dealer=dealer,
@@ -201,7 +214,8 @@ def assignment_create(
 def _end(assignment: DealerAssignment, at: dt.datetime) -> None:
     if at <= assignment.starts_at:
         raise AssignmentRefused(
-            f"{assignment} starts at {assignment.starts_at:%Y-%m-%d %H:%M}: it cannot end before"
+            _("%(assignment)s starts at %(start)s: it cannot end before then.")
+            % {"assignment": assignment, "start": floor_time(assignment.starts_at)}
         )
     assignment.ends_at = at
     assignment.save(update_fields=["ends_at"])
@@ -214,9 +228,11 @@ def assignment_end(
     require_role(supervisor, *ASSIGNING_ROLES)
     at = at or timezone.now()
     with transaction.atomic():
-        assignment = get_locked(DealerAssignment, assignment_id, "assignment")
+        assignment = get_locked(DealerAssignment, assignment_id)
         if assignment.ends_at is not None and assignment.ends_at <= at:
-            raise IllegalTransition(f"{assignment} already ended")
+            raise IllegalTransition(
+                _("%(assignment)s has already ended.") % {"assignment": assignment}
+            )
         _end(assignment, at)
         audit(
             actor=supervisor,
@@ -235,8 +251,8 @@ def dealer_rotate(
     ends too (the table they leave waits for its own relief)."""
     require_role(supervisor, *ASSIGNING_ROLES)
     with transaction.atomic():
-        table = get_locked(Table, table_id, "table")
-        dealer = get_locked(Staff, dealer_id, "staff member")
+        table = get_locked(Table, table_id)
+        dealer = get_locked(Staff, dealer_id)
         # "Now" is read under the table's lock, so that two rotations racing for one table
         # take it in the order they got the lock, never with a start before the other's.
         at = at or timezone.now()
@@ -244,9 +260,13 @@ def dealer_rotate(
             DealerAssignment.objects.select_for_update().covering(at).filter(table=table).first()
         )
         if not has_role(dealer, Role.DEALER):
-            raise AssignmentRefused(f"{dealer} does not hold the dealer role and cannot deal")
+            raise AssignmentRefused(
+                _("%(dealer)s does not hold the dealer role and cannot deal.") % {"dealer": dealer}
+            )
         if outgoing is not None and outgoing.dealer_id == dealer.pk:
-            raise AssignmentRefused(f"{dealer} is already dealing {table}")
+            raise AssignmentRefused(
+                _("%(dealer)s is already dealing %(table)s.") % {"dealer": dealer, "table": table}
+            )
         left = (
             DealerAssignment.objects.select_for_update().covering(at).filter(dealer=dealer).first()
         )

@@ -111,6 +111,6 @@ def test_a_parameter_list_of_codes_is_written_in_words():
         MESSAGES["machine.cards_missing"]: "il manque des cartes pour %(places)s",
         TERMS["seat:"]: "la place %(seat)s",
     }
-    assert refused.value.render(lambda text: french.get(text, text)) == (
+    assert refused.value.render(lambda context, text: french.get(text, text)) == (
         "il manque des cartes pour la place 2"
     )

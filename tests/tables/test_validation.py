@@ -9,6 +9,7 @@ from django.test import RequestFactory
 from casino.models import AuditEntry
 from tables import services
 from tables.admin import PaytableAdmin, RuleSetAdmin, TableAdmin
+from tables.engine_text import engine_message
 from tables.errors import ConfigurationRefused, IllegalTransition
 from tables.models import Paytable, RuleSet, Table
 from tables.rules.errors import InputError
@@ -46,9 +47,10 @@ def test_the_admin_accepts_a_rule_set_the_engine_accepts(manager, blind_a, trips
 
 
 def _engine_message(rules: dict) -> str:
+    """What the engine says of `rules`, in the active language (the tests speak French)."""
     with pytest.raises(InputError) as refused:
         parse_rules(rules)
-    return refused.value.message
+    return engine_message(refused.value)
 
 
 @pytest.mark.parametrize(
@@ -314,7 +316,9 @@ def test_a_missing_paytable_or_rule_set_is_a_field_error(manager, pit, blind_a):
 def test_an_open_table_keeps_its_bank_until_it_closes(manager, supervisor, pit, open_table, bank):
     with pytest.raises(IllegalTransition) as refused:
         services.table_configure(table_id=open_table.pk, manager=manager, bank_id=bank.pk)
-    assert "progressive bank" in refused.value.message
+    assert refused.value.message == (
+        "UTH 1 est ouverte : fermez-la d’abord pour changer ceci : jackpot progressif."
+    )
     form = _admin_form(
         TableAdmin,
         Table,
