@@ -28,6 +28,7 @@ from casino.models import Staff
 from casino.pins import pin_verify
 from casino.roles import Role, has_role, require_role
 from jackpot import services as jackpot
+from jackpot.errors import BankClosed
 from jackpot.models import Bank
 from tables import live
 from tables.engine_text import engine_field, engine_message
@@ -418,13 +419,20 @@ def _contribute(round_: Round, state: RoundState, *, actor: Staff) -> None:
     wagers = [s.progressive for s in state.seats if s.progressive]
     if not wagers:
         return
-    jackpot.bank_contribute(
-        bank_id=round_.bank_id,
-        reference=round_reference(round_.pk),
-        wager_count=len(wagers),
-        wager_cents=wagers[0],  # the one progressive wager (the engine allows no other)
-        actor=actor,
-    )
+    try:
+        jackpot.bank_contribute(
+            bank_id=round_.bank_id,
+            reference=round_reference(round_.pk),
+            wager_count=len(wagers),
+            wager_cents=wagers[0],  # the one progressive wager (the engine allows no other)
+            actor=actor,
+        )
+    except BankClosed:  # closed since the wagers were placed: refused like a new wager
+        raise RoundRefused(
+            _("The progressive jackpot is closed: no progressive wager now."),
+            code="bank_closed",
+            field="progressive",
+        ) from None
 
 
 # --- settlement ----------------------------------------------------------------------------
