@@ -15,8 +15,9 @@ from django.utils.translation import gettext_lazy
 from casino.audit import audit
 from casino.models import Staff
 from casino.roles import Role, has_role
+from tables import live
 from tables.errors import AssignmentRefused, IllegalTransition
-from tables.models import DealerAssignment, Table, assignment_conflict
+from tables.models import DealerAssignment, Round, Table, assignment_conflict
 from tables.models.floor import floor_time
 from tables.services._base import UNSET, get_locked, require_role, validate, values
 
@@ -131,10 +132,19 @@ def _table_set_status(*, table_id: int, supervisor: Staff, to: str, code: str) -
                 _("%(table)s is already %(status)s.")
                 % {"table": table, "status": table.get_status_display()}
             )
+        if to == Table.Status.CLOSED:
+            running = table.rounds.exclude(stage__in=Round.FINISHED).first()
+            if running is not None:
+                raise IllegalTransition(
+                    _("Round %(number)s is in progress at %(table)s: finish or void it first.")
+                    % {"number": running.number, "table": table},
+                    code="round_in_progress",
+                )
         table.status = to
         table.status_changed_at = timezone.now()
         table.save(update_fields=["status", "status_changed_at"])
         audit(actor=supervisor, code=code, subject=table, data={"status": to})
+        live.announce_table(table.pk)
     return table
 
 
@@ -208,6 +218,7 @@ def assignment_create(
             subject=assignment,
             data={"table": table.pk, "dealer": dealer.pk, "from": starts_at, "until": ends_at},
         )
+        live.announce_table(table.pk)
     return assignment
 
 
@@ -240,6 +251,7 @@ def assignment_end(
             subject=assignment,
             data={"table": assignment.table_id, "dealer": assignment.dealer_id, "at": at},
         )
+        live.announce_table(assignment.table_id)
     return assignment
 
 
@@ -290,4 +302,6 @@ def dealer_rotate(
                 "left_table": left.table_id if left else None,
             },
         )
+        for table_id in {table.pk, left.table_id if left else table.pk}:
+            live.announce_table(table_id)
     return incoming

@@ -26,7 +26,7 @@ from casino.audit import audit
 from casino.clock import stamp
 from casino.models import Staff
 from casino.pins import pin_verify
-from casino.roles import Role, has_role, require_role
+from casino.roles import Role, has_role
 from jackpot import services as jackpot
 from jackpot.errors import BankClosed
 from jackpot.models import Bank
@@ -57,6 +57,7 @@ from tables.rules.machine import (
 from tables.rules.ruleset import RuleSet, parse_rules
 from tables.rules.settle import Meter, settle, settle_json
 from tables.selectors import current_dealer
+from tables.services._base import require_role
 from tables.services.configuration import ruleset_mark_used
 from tables.snapshots import round_snapshot
 

@@ -67,3 +67,28 @@ async def test_a_client_that_speaks_is_closed(table, supervisor):
     await ws.receive_json_from(timeout=5)
     await ws.send_json_to({"kind": "bets_locked"})
     assert await closed_with(ws) == 4400
+
+
+async def test_the_table_is_announced_when_it_closes_and_a_round_in_progress_stops_it(
+    table, dealer, supervisor
+):
+    from tables import services
+    from tables.errors import IllegalTransition
+
+    felt = Felt(table, dealer)
+    await sync_to_async(felt.open)()
+    ws = await connect(table.pk, supervisor)
+    await ws.receive_json_from(timeout=5)
+    await ws.receive_json_from(timeout=5)
+    with pytest.raises(IllegalTransition) as refused:
+        await sync_to_async(services.table_close)(table_id=table.pk, supervisor=supervisor)
+    assert refused.value.code == "round_in_progress"
+    await sync_to_async(felt.step)("wagers_placed", seat=1, ante=1000, blind=1000)
+    await ws.receive_json_from(timeout=5)  # the round moved
+    await sync_to_async(felt.step)("wagers_withdrawn", seat=1)
+    await ws.receive_json_from(timeout=5)
+    assignment = await sync_to_async(table.assignments.get)()
+    await sync_to_async(services.assignment_end)(assignment_id=assignment.pk, supervisor=supervisor)
+    change = await ws.receive_json_from(timeout=5)
+    assert change["type"] == "table" and change["table"]["dealer"] is None
+    await ws.disconnect()
