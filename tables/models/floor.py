@@ -115,6 +115,11 @@ class Table(models.Model):
                 errors["max_bet_cents"] = _(
                     "The table maximum must be %(ratios)s times the table minimum."
                 ) % {"ratios": ", ".join(str(r) for r in ratios)}
+        trips_low, trips_high = self.trips_min_cents, self.trips_max_cents
+        if trips_low is not None and trips_low <= 0:
+            errors["trips_min_cents"] = _("The Trips minimum must be more than zero.")
+        elif trips_low is not None and trips_high is not None and trips_high < trips_low:
+            errors["trips_max_cents"] = _("The Trips maximum must be at least the Trips minimum.")
         if self._related_exist() and self.ruleset_id is not None and self.bank_id is not None:
             wager = self.ruleset.progressive_wager_cents
             if self.bank.wager_cents != wager:

@@ -21,7 +21,16 @@ from tables.models import DealerAssignment, Round, Table, assignment_conflict
 from tables.models.floor import floor_time
 from tables.services._base import UNSET, get_locked, require_role, validate, values
 
-TABLE_FIELDS = ("name", "pit_id", "seats", "min_bet_cents", "max_bet_cents", "bank_id")
+TABLE_FIELDS = (
+    "name",
+    "pit_id",
+    "seats",
+    "min_bet_cents",
+    "max_bet_cents",
+    "trips_min_cents",
+    "trips_max_cents",
+    "bank_id",
+)
 
 
 # Tables -------------------------------------------------------------------------------------
@@ -34,6 +43,8 @@ def table_create(
     pit_id: int,
     min_bet_cents: int,
     max_bet_cents: int,
+    trips_min_cents: int | None = None,
+    trips_max_cents: int | None = None,
     ruleset_id: int,
     seats: int = 7,
     bank_id: int | None = None,
@@ -47,6 +58,8 @@ def table_create(
             seats=seats,
             min_bet_cents=min_bet_cents,
             max_bet_cents=max_bet_cents,
+            trips_min_cents=trips_min_cents,
+            trips_max_cents=trips_max_cents,
             ruleset_id=ruleset_id,
             bank_id=bank_id,
         )
@@ -78,6 +91,8 @@ def table_configure(
     seats: int = UNSET,
     min_bet_cents: int = UNSET,
     max_bet_cents: int = UNSET,
+    trips_min_cents: int | None = UNSET,
+    trips_max_cents: int | None = UNSET,
     bank_id: int | None = UNSET,
     ruleset_id: int = UNSET,
 ) -> Table:
@@ -93,6 +108,8 @@ def table_configure(
             "seats": seats,
             "min_bet_cents": min_bet_cents,
             "max_bet_cents": max_bet_cents,
+            "trips_min_cents": trips_min_cents,
+            "trips_max_cents": trips_max_cents,
             "bank_id": bank_id,
             "ruleset_id": ruleset_id,
         }.items()
