@@ -45,7 +45,10 @@ def pin_verify(*, employee_number: str, pin: str, role: str | None = None) -> St
     failure: CasinoError | None = None
     with transaction.atomic():
         staff = (
-            Staff.objects.select_for_update()
+            # NO KEY: a transaction that holds the audit chain and inserts a row naming this
+            # person (an audit entry's actor, a round event's supervisor) must not wait for
+            # this lock while we wait for the chain: that was a deadlock under load.
+            Staff.objects.select_for_update(no_key=True)
             .filter(employee_number=str(employee_number).strip(), is_active=True)
             .first()
         )
@@ -130,7 +133,7 @@ def staff_pin_unlock(*, staff_id: int, supervisor: Staff) -> Staff:
     """A supervisor (or manager) lifts a PIN lock before it expires."""
     require_role(supervisor, Role.SUPERVISOR, Role.MANAGER)
     with transaction.atomic():
-        staff = Staff.objects.select_for_update().filter(pk=staff_id).first()
+        staff = Staff.objects.select_for_update(no_key=True).filter(pk=staff_id).first()
         if staff is None:
             raise NotFound(_("No such staff member."))
         was_locked_until = staff.pin_locked_until
@@ -154,7 +157,7 @@ def staff_pin_set(*, staff_id: int, pin: str, actor: Staff) -> Staff:
     if not pin.isdigit() or len(pin) not in PIN_LENGTHS:
         raise CasinoError(_("A PIN is 4 to 8 digits."), code="pin_invalid")
     with transaction.atomic():
-        staff = Staff.objects.select_for_update().filter(pk=staff_id).first()
+        staff = Staff.objects.select_for_update(no_key=True).filter(pk=staff_id).first()
         if staff is None:
             raise NotFound(_("No such staff member."))
         staff.pin_hash = make_password(pin)

@@ -91,7 +91,13 @@ TEMPLATES = [
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    # Under ASGI every request runs in a thread of its own: persistent connections would pile
+    # up, one per thread, until PostgreSQL refuses more (measured with simulate_floor).
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0"))
+        )
+    }
 else:
     DATABASES = {
         "default": {
