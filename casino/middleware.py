@@ -1,3 +1,5 @@
+import time
+
 from django.conf import settings
 from django.utils import translation
 
@@ -30,4 +32,20 @@ class StaffLanguageMiddleware:
             request.LANGUAGE_CODE = language
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", translation.get_language())
+        return response
+
+
+class ServerTimingMiddleware:
+    """`Server-Timing: app;dur=<ms>` on every response: the time the application spent on the
+    request, without the network or the wait for a worker thread, so that a client such as
+    `simulate_floor` can report the server's own time beside its targets."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        started = time.perf_counter()
+        response = self.get_response(request)
+        elapsed = (time.perf_counter() - started) * 1000
+        response.headers["Server-Timing"] = f"app;dur={elapsed:.1f}"
         return response

@@ -175,7 +175,13 @@ class Http:
     proxy it expects in front, and this client talks plain HTTP to the server behind it.
     """
 
-    def __init__(self, base: str, timings: list | None = None, timeout: float = 30):
+    def __init__(
+        self,
+        base: str,
+        timings: list | None = None,
+        timeout: float = 30,
+        server_timings: list | None = None,
+    ):
         parts = urlsplit(base)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise NoServer(f"--base must be an http:// or https:// URL, not {base!r}")
@@ -186,6 +192,7 @@ class Http:
         self.conn = kind(parts.hostname, parts.port, timeout=timeout)
         self.cookies: dict[str, str] = {}
         self.timings = timings if timings is not None else []
+        self.server_timings = server_timings if server_timings is not None else []
 
     def close(self) -> None:
         self.conn.close()
@@ -215,6 +222,9 @@ class Http:
                 continue
             break
         self.timings.append((label, (time.perf_counter() - started) * 1000))
+        served = server_time_ms(response.headers.get("Server-Timing", ""))
+        if served is not None:
+            self.server_timings.append((label, served))
         for header in response.headers.get_all("Set-Cookie") or ():
             jar = SimpleCookie()
             jar.load(header)
@@ -269,6 +279,22 @@ class DealerResult:
     resumed: int = 0
     problems: list[str] = field(default_factory=list)
     timings: list = field(default_factory=list)
+    server_timings: list = field(default_factory=list)
+
+
+def server_time_ms(header: str) -> float | None:
+    """The `app;dur=12.3` of a Server-Timing header (casino.middleware.ServerTimingMiddleware)."""
+    for metric in header.split(","):
+        name, _, params = metric.strip().partition(";")
+        if name == "app":
+            for param in params.split(";"):
+                key, _, value = param.strip().partition("=")
+                if key == "dur":
+                    try:
+                        return float(value)
+                    except ValueError:
+                        return None
+    return None
 
 
 class TableDealer:
@@ -289,7 +315,7 @@ class TableDealer:
         self.rig_every, self.void_every, self.supervisor = rig_every, void_every, supervisor
         self.rng = random.Random(f"{seed}-{table.index}") if seed is not None else random.Random()
         self.result = DealerResult(table=table)
-        self.http = Http(base, self.result.timings)
+        self.http = Http(base, self.result.timings, server_timings=self.result.server_timings)
         self.run_tag, self.keys = run, 0
         self.info: dict = {}
 

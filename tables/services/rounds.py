@@ -243,8 +243,6 @@ def round_open(*, table_id: int, dealer: Staff, key: str) -> Written:
     """The dealer assigned to an open table opens its next round (one at a time)."""
     key = _check_key(key)
     scope, request = f"table:{table_id}:open", {}
-    if (again := _remembered(scope, key, request)) is not None:
-        return again
     with transaction.atomic():
         try:
             table = (
@@ -334,8 +332,6 @@ def round_event_record(
         )
     scope = f"round:{round_id}:events"
     request = {"expected_seq": expected_seq, "event": event}
-    if (again := _remembered(scope, key, request)) is not None:
-        return again
     try:
         parsed = event_from_json(event)
     except RulesError as exc:
@@ -451,8 +447,6 @@ def round_settle(*, round_id: int, dealer: Staff, key: str, expected_seq) -> Wri
     key = _check_key(key)
     scope = f"round:{round_id}:events"
     request = {"expected_seq": expected_seq, "event": {"kind": "settlement_confirmed"}}
-    if (again := _remembered(scope, key, request)) is not None:
-        return again
     with transaction.atomic():
         round_ = _round_for_update(round_id)
         if (again := _remembered(scope, key, request)) is not None:

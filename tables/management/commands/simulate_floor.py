@@ -128,12 +128,21 @@ class Command(BaseCommand):
         w(f"  elapsed                  {elapsed:.2f} s")
         w(f"  rounds per second        {rate:.2f}")
         w(
-            "  Time per request: client wall time from sending the request to the last byte of "
-            "the answer\n  (the views send no Server-Timing header, so the server's own time "
-            "is not measured apart)."
+            "  Server time per request: what the server spent on it (its Server-Timing header:"
+            "\n  from the first middleware in to the response out, without the network or the"
+            " wait for a worker)."
         )
+        self._timing_table([t for r in results for t in r.server_timings])
+        w(
+            "  Client wall time per request: from sending it to the last byte of the answer "
+            "(with the network and\n  the wait for a free worker: at --speed 0 every table "
+            "sends at once, so this is mostly queueing)."
+        )
+        self._timing_table([t for r in results for t in r.timings])
+
+    def _timing_table(self, timings: list) -> None:
+        w = self.stdout.write
         w(f"  {'request':<34}{'count':>7}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}  target p95")
-        timings = [t for r in results for t in r.timings]
         for row in sim.timing_rows(timings):
             target = row["target"]
             verdict = ""

@@ -124,6 +124,13 @@ def test_a_seven_seat_round_over_http_settles_as_the_cli_settles_its_export(
     assert payouts == {s["seat"]: s["net"] for s in confirmed["seats"]}
 
 
+def test_every_answer_says_the_servers_own_time(table, dealer):
+    from tables.simulator import server_time_ms
+
+    answer = Tablet(dealer).get(f"/api/tables/{table.pk}/")
+    assert server_time_ms(answer["Server-Timing"]) > 0
+
+
 def test_every_path_answers_with_and_without_its_slash_without_a_redirect(table, dealer):
     tablet = Tablet(dealer)
     for path in (
