@@ -6,4 +6,5 @@ app_name = "tables"
 urlpatterns = [
     path("", views.table_list, name="table_list"),
     path("", include("tables.api.urls")),
+    path("tables/devices/", include("tables.devices.urls")),
 ]

@@ -1,6 +1,6 @@
 """The tables app's models, one module per subject: configuration (rule sets and paytables,
 versioned), floor (tables and dealer assignments), rounds (rounds, their events and their
-settlement lines)."""
+settlement lines), devices (tablets bound to a table)."""
 
 from tables.models.configuration import (
     ENGINE_FIELDS,
@@ -10,6 +10,7 @@ from tables.models.configuration import (
     default_preflop_multiples,  # the migrations name it here
     engine_check,
 )
+from tables.models.devices import DeviceBinding
 from tables.models.floor import (
     MAX_SEATS,
     AssignmentQuerySet,
@@ -26,6 +27,7 @@ __all__ = [
     "Round",
     "IdempotentWrite",
     "Correction",
+    "DeviceBinding",
     "ENGINE_FIELDS",
     "MAX_SEATS",
     "AssignmentQuerySet",
