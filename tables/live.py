@@ -1,8 +1,7 @@
 """The table's live channel (`/ws/tables/<id>/`): what the services announce after commit.
 
-A message is built from the committed rows when it is sent, so a socket always ends on the
-committed state; `seq` only grows, and a client drops a round message older than the one
-it shows.
+Nothing is sent before commit; a round's `seq` only grows, and a client drops a round
+message older than the one it shows.
 """
 
 from casino.live import after_commit, group_send
@@ -12,19 +11,12 @@ def table_group(table_id: int) -> str:
     return f"tables.table.{table_id}"
 
 
-def announce_round(round_id: int) -> None:
-    """A write to the round commits in this transaction: the table's sockets hear it after."""
-    after_commit(lambda: publish_round(round_id))
-
-
-def publish_round(round_id: int) -> None:
-    from tables.models import Round
-    from tables.snapshots import round_snapshot
-
-    round_ = Round.objects.select_related("dealer").filter(pk=round_id).first()
-    if round_ is not None:
-        payload = {"type": "round", "round": round_snapshot(round_)}
-        group_send(table_group(round_.table_id), {"type": "table.message", "payload": payload})
+def announce_round(round_body: dict) -> None:
+    """A write to the round commits in this transaction: after commit, the table's sockets
+    get the round as the write answered it (its `seq` orders messages that cross)."""
+    payload = {"type": "round", "round": round_body}
+    event = {"type": "table.message", "payload": payload}
+    after_commit(lambda: group_send(table_group(round_body["table"]), event))
 
 
 def announce_table(table_id: int) -> None:

@@ -301,7 +301,7 @@ def round_open(*, table_id: int, dealer: Staff, key: str) -> Written:
                 "bank": table.bank_id,
             },
         )
-        live.announce_round(round_.pk)
+        live.announce_round(written.body)
     return written
 
 
@@ -365,7 +365,7 @@ def round_event_record(
                 subject=round_,
                 data={"reason": state.pending_void.value, "seq": round_.seq},
             )
-        live.announce_round(round_.pk)
+        live.announce_round(written.body)
     return written
 
 
@@ -480,7 +480,7 @@ def round_settle(*, round_id: int, dealer: Staff, key: str, expected_seq) -> Wri
                 "meter_before_cents": output["progressive"]["meter_before_cents"],
             },
         )
-        live.announce_round(round_.pk)
+        live.announce_round(written.body)
     return written
 
 
@@ -592,7 +592,7 @@ def round_void(
                 "seq": round_.seq,
             },
         )
-        live.announce_round(round_.pk)
+        live.announce_round(written.body)
     return written
 
 
@@ -705,7 +705,7 @@ def round_correct(
                 "lines": [[seat, bet, net] for (seat, bet), (_s, net) in rows.items()],
             },
         )
-        live.announce_round(round_.pk)
+        live.announce_round(written.body)
     return written
 
 
