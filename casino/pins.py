@@ -43,18 +43,24 @@ def pin_verify(*, employee_number: str, pin: str, role: str | None = None) -> St
     """
     now = timezone.now()
     failure: CasinoError | None = None
+    active = Staff.objects.filter(employee_number=str(employee_number).strip(), is_active=True)
+    # The slow hash runs before the row is locked, so that one supervisor's approvals at
+    # several tables do not queue behind each other's hashing; and every path hashes once, so
+    # an unknown or a locked number takes as long to answer as a wrong PIN.
+    stored = active.values_list("pin_hash", flat=True).first()
+    if stored:
+        pin_matches = check_password(str(pin), stored)
+    else:
+        make_password(str(pin))
+        pin_matches = False
     with transaction.atomic():
-        staff = (
-            # NO KEY: a transaction that holds the audit chain and inserts a row naming this
-            # person (an audit entry's actor, a round event's supervisor) must not wait for
-            # this lock while we wait for the chain: that was a deadlock under load.
-            Staff.objects.select_for_update(no_key=True)
-            .filter(employee_number=str(employee_number).strip(), is_active=True)
-            .first()
-        )
+        # NO KEY: a transaction that holds the audit chain and inserts a row naming this
+        # person (an audit entry's actor, a round event's supervisor) must not wait for this
+        # lock while we wait for the chain: that was a deadlock under load.
+        staff = active.select_for_update(no_key=True).first()
+        if staff is not None and staff.pin_hash and staff.pin_hash != stored:
+            pin_matches = check_password(str(pin), staff.pin_hash)  # changed meanwhile
         if staff is None or not staff.pin_hash:
-            # Hash anyway, so an unknown number takes as long to refuse as a wrong PIN.
-            make_password(str(pin))
             audit(
                 actor=None,
                 code="casino.pin.rejected",
@@ -73,7 +79,7 @@ def pin_verify(*, employee_number: str, pin: str, role: str | None = None) -> St
             if staff.pin_locked_until is not None:  # the lock has expired: a fresh start
                 staff.failed_pin_attempts = 0
                 staff.pin_locked_until = None
-            if not check_password(str(pin), staff.pin_hash):
+            if not pin_matches:
                 staff.failed_pin_attempts += 1
                 audit(
                     actor=staff,
