@@ -1,0 +1,747 @@
+// The dealer tablet (issue 8). The server's round is the truth: the page draws whatever
+// round it last received (an API answer or the table's channel, the higher seq wins) and
+// every tap is one write to the round API with its own idempotency key. A write that got
+// no answer is kept with its key and sent again when the link returns, so it applies once;
+// a tap made before the screen showed the previous one's result is refused on screen, and a
+// tap on a stale round comes back 409 stale and is said so.
+import { Api, LinkDown } from "./api.js";
+import { TableSocket } from "./live.js";
+import { amountText, canonicalCard, clockFormat, fill, moneyFormat, parseAmount } from "./format.js";
+
+const root = document.getElementById("tablet");
+const page = JSON.parse(document.getElementById("tablet-page").textContent);
+const words = JSON.parse(document.getElementById("tablet-words").textContent);
+const money = moneyFormat(page.money);
+const clock = clockFormat({ language: page.money.language, timeZone: page.time_zone });
+const decimal = page.money.language.startsWith("fr") ? "," : ".";
+const api = new Api({ base: root.dataset.api, csrf: root.dataset.csrf });
+const BETS = ["ante", "blind", "play", "trips", "progressive", "envy"];
+const DECISION_STAGES = ["preflop", "flop", "river"];
+const FINISHED = ["settled", "void"];
+const OUTBOX = `tapis.tablet.${page.table.id}.outbox`;
+const UNDO = `tapis.tablet.${page.table.id}.undo`;
+
+let table = page.table;
+let round = page.round;
+let target = null; // the place the next card goes to ("board", "dealer", "3")
+let drafts = { round: null, seats: {} };
+let preview = null; // {id, seq, body}: the provisional settlement shown at showdown
+let outbox = []; // writes on their way, in tap order: {key, path, body, label, seen, held}
+let lastEntry = readStore(sessionStorage, UNDO);
+let socketUp = false;
+let fetchDown = false;
+let retryTimer = null;
+let tap = null;
+let irregularityOpen = false;
+// Measured by the e2e run: taps, and the time from a tap to the screen showing its answer.
+const metrics = (window.tabletMetrics = { taps: 0, timings: [] });
+
+const $ = (selector, scope = root) => scope.querySelector(selector);
+const $$ = (selector, scope = root) => [...scope.querySelectorAll(selector)];
+const seatEl = (n) => $(`.seat[data-seat="${n}"]`);
+
+function readStore(store, key) {
+  try {
+    return JSON.parse(store.getItem(key) || "null");
+  } catch (err) {
+    return null;
+  }
+}
+
+function writeStore(store, key, value) {
+  if (value === null) store.removeItem(key);
+  else store.setItem(key, JSON.stringify(value));
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+// --- what is on the felt --------------------------------------------------------------
+
+function placeName(place) {
+  if (place === "board") return words["place.board"];
+  if (place === "dealer") return words["place.dealer"];
+  return fill(words["place.seat"], { seat: place });
+}
+
+function actionName(action) {
+  if (action === "check") return words.check;
+  if (action === "fold") return words.fold;
+  return fill(words.bet, { multiple: action.split(":")[1] });
+}
+
+function seatOf(n) {
+  return round ? round.seats.find((s) => s.seat === n) || null : null;
+}
+
+function cardsOnTable() {
+  if (!round) return new Set();
+  return new Set([...round.board, ...round.dealer, ...round.seats.flatMap((s) => s.hole)]);
+}
+
+function expectedPlaces() {
+  if (!round) return [];
+  const order = (p) => (p === "board" ? -2 : p === "dealer" ? -1 : Number(p));
+  return Object.keys(round.cards_expected)
+    .filter((p) => round.cards_expected[p] > 0)
+    .sort((a, b) => order(a) - order(b));
+}
+
+function inProgress() {
+  return round !== null && !FINISHED.includes(round.stage);
+}
+
+function isDealer() {
+  return table && table.dealer !== null && table.dealer.id === page.staff.id;
+}
+
+function settlementShown() {
+  if (!round) return null;
+  if (FINISHED.includes(round.stage)) return round.settlement;
+  if (preview && preview.id === round.id && preview.seq === round.seq) return preview.body;
+  return null;
+}
+
+function cardFace(code) {
+  const suit = code[1];
+  const symbol = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" }[suit];
+  const colour = suit === "h" || suit === "d" ? "red" : "black";
+  return el("span", { class: `face ${colour}`, "data-code": code, "aria-label": code },
+    code[0] === "T" ? "10" : code[0], el("span", { "aria-hidden": "true", text: symbol }));
+}
+
+function drawCards(container, cards) {
+  const slots = Number(container.dataset.slots);
+  const faces = cards.map(cardFace);
+  for (let i = cards.length; i < slots; i += 1) faces.push(el("span", { class: "face empty" }));
+  container.replaceChildren(...faces);
+}
+
+// --- the next step ----------------------------------------------------------------------
+
+function nextStep() {
+  if (!round || FINISHED.includes(round.stage)) {
+    if (table.status !== "open") return { text: words["next.closed"] };
+    const done = round && round.stage === "settled" ? words["next.settled"] : round && round.stage === "void" ? words["next.void"] : words["next.open"];
+    return { text: done, action: "open" };
+  }
+  if (round.pending_void) return { text: words["next.pending_void"], element: "supervisor" };
+  if (round.stage === "betting") {
+    return { text: words["next.wagers"], action: round.seats.length ? "lock" : null };
+  }
+  const acting = round.seats.find((s) => s.to_act && s.actions.length);
+  if (acting) return { text: fill(words["next.decide"], { seat: acting.seat }), seat: acting.seat };
+  const places = expectedPlaces();
+  if (places.length) return { text: fill(words["next.cards"], { place: placeName(target) }), place: target };
+  if (round.stage === "showdown") return { text: words["next.settle"], action: "confirm" };
+  return { text: "" };
+}
+
+// --- drawing ------------------------------------------------------------------------------
+
+function render() {
+  const dealing = isDealer();
+  const stage = round ? round.stage : "none";
+  root.dataset.stage = stage;
+  root.dataset.seq = round ? round.seq : "";
+  root.dataset.round = round ? round.id : "";
+  root.dataset.role = dealing ? "dealer" : "watcher";
+  $("[data-stage-label]").textContent = words[`stage.${stage}`];
+  $("[data-round-no]").textContent = round
+    ? `${fill(words.round, { number: round.number })} · ${fill(words.opened_at, { time: clock(round.opened_at) })}`
+    : "";
+
+  const places = expectedPlaces();
+  if (!places.includes(target)) target = places[0] || null;
+  if (drafts.round !== (round && round.id)) drafts = { round: round && round.id, seats: {} };
+
+  const step = nextStep();
+  $("[data-next]").textContent = dealing || step.element === "supervisor" ? step.text : `${step.text} ${words.watching}`.trim();
+  $$(".next-step").forEach((node) => node.classList.remove("next-step"));
+
+  drawHouse();
+  const shown = settlementShown();
+  for (const node of $$(".seat")) drawSeat(node, Number(node.dataset.seat), dealing, shown);
+  drawCardEntry(dealing, places);
+  drawActions(dealing, step);
+  drawSettlement(shown);
+  drawVoid(dealing);
+
+  if (step.seat) seatEl(step.seat).classList.add("next-step");
+  if (step.place) $(`.place[data-place="${step.place}"]`).classList.add("next-step");
+  if (step.action) $(`[data-action="${step.action}"]`).classList.add("next-step");
+  if (step.element === "supervisor") $("[data-supervisor]").classList.add("next-step");
+
+  if (round && round.stage === "showdown" && !places.length && !round.pending_void) loadPreview();
+  if (tap && round && (round.id !== tap.id || round.seq > tap.seq)) {
+    const started = tap.t0;
+    tap = null;
+    requestAnimationFrame(() => metrics.timings.push(performance.now() - started));
+  }
+}
+
+function drawHouse() {
+  drawCards($('.place[data-place="board"] [data-cards]'), round ? round.board : []);
+  drawCards($('.place[data-place="dealer"] [data-cards]'), round ? round.dealer : []);
+  for (const node of $$(".place")) {
+    const expects = round && round.cards_expected[node.dataset.place] > 0;
+    node.classList.toggle("expects", Boolean(expects));
+    node.classList.toggle("target", node.dataset.place === target);
+    node.setAttribute("aria-pressed", node.dataset.place === target ? "true" : "false");
+    node.disabled = !expects;
+  }
+  const shown = settlementShown();
+  const hand = shown && shown.dealer && shown.dealer.category;
+  $("[data-dealer-hand]").textContent = hand
+    ? `${words[`cat.${hand}`]} · ${shown.dealer.qualifies ? words.dealer_qualifies : words.dealer_not_qualified}`
+    : "";
+}
+
+function seatStatus(seat) {
+  if (!seat) return words.empty_seat;
+  if (seat.fold) return words.folded;
+  if (seat.play) return fill(words.play_bet, { multiple: seat.play.multiple });
+  if (round.stage === "betting") return words.recorded;
+  if (seat.to_act) return words.to_act;
+  if (DECISION_STAGES.includes(round.stage)) return words.checked;
+  return "";
+}
+
+function drawSeat(node, n, dealing, shown) {
+  const seat = seatOf(n);
+  node.classList.toggle("occupied", Boolean(seat));
+  node.classList.toggle("folded", Boolean(seat && seat.fold));
+  node.classList.toggle("target", String(n) === target);
+  $("[data-seat-status]", node).textContent = round ? seatStatus(seat) : "";
+
+  const rows = [];
+  if (seat) {
+    rows.push([words.ante_blind, money(seat.ante), "ante"]);
+    if (seat.trips) rows.push([words.trips, money(seat.trips), "trips"]);
+    if (seat.progressive) rows.push([words.progressive, money(seat.progressive), "progressive"]);
+    if (seat.play) rows.push([words.play, money(seat.ante * seat.play.multiple), "play"]);
+  }
+  $("[data-wagers]", node).hidden = Boolean(dealing && round && round.stage === "betting");
+  $("[data-wagers]", node).replaceChildren(
+    ...rows.map(([label, value, bet]) => el("div", { "data-bet": bet }, el("dt", { text: label }), el("dd", { text: value }))));
+
+  const editor = $("[data-wager-editor]", node);
+  editor.hidden = !(dealing && round && round.stage === "betting");
+  if (!editor.hidden) drawEditor(editor, n, seat);
+
+  const decisions = $("[data-decisions]", node);
+  const actions = dealing && seat && !round.pending_void ? seat.actions : [];
+  decisions.replaceChildren(...actions.map((action) => el("button", {
+    type: "button",
+    class: `decision ${action.replace(":", "-")}`,
+    "data-decision": action,
+    "aria-label": fill(words.action_of, { seat: n, action: actionName(action) }),
+    text: action.startsWith("bet:") ? `${action.split(":")[1]}x` : actionName(action),
+  })));
+
+  const place = $(".place", node);
+  place.hidden = !(seat && (seat.hole.length || round.stage === "showdown"));
+  drawCards($("[data-cards]", place), seat ? seat.hole : []);
+  drawPayout($("[data-payout]", node), n, shown);
+}
+
+function draftOf(n, seat) {
+  if (!drafts.seats[n]) {
+    drafts.seats[n] = seat
+      ? { ante: seat.ante, trips: seat.trips, progressive: seat.progressive > 0, dirty: false }
+      : { ante: 0, trips: 0, progressive: false, dirty: false };
+  }
+  return drafts.seats[n];
+}
+
+function wagerProblem(draft) {
+  const limits = {
+    min: money(table.min_bet_cents), max: money(table.max_bet_cents),
+  };
+  if (draft.ante === null || draft.trips === null) return words.not_amount;
+  if (draft.ante < table.min_bet_cents || draft.ante > table.max_bet_cents) return fill(words["limits.ante"], limits);
+  if (draft.trips && (draft.trips < table.trips_min_cents || draft.trips > table.trips_max_cents)) {
+    return fill(words["limits.trips"], { min: money(table.trips_min_cents), max: money(table.trips_max_cents) });
+  }
+  if (draft.progressive && (!table.bank || table.bank.status !== "open")) return words.bank_closed;
+  return "";
+}
+
+function drawEditor(editor, n, seat) {
+  const draft = draftOf(n, seat);
+  for (const bet of ["ante", "trips"]) {
+    const input = $(`input[data-bet="${bet}"]`, editor);
+    if (document.activeElement !== input && draft[bet] !== null) input.value = amountText(draft[bet], decimal);
+  }
+  const toggle = $("[data-progressive]", editor);
+  if (toggle) {
+    toggle.setAttribute("aria-pressed", draft.progressive ? "true" : "false");
+    toggle.setAttribute("aria-disabled", table.bank && table.bank.status === "open" ? "false" : "true");
+  }
+  const problem = wagerProblem(draft);
+  const record = $("[data-record]", editor);
+  record.setAttribute("aria-disabled", problem ? "true" : "false");
+  record.classList.toggle("changed", draft.dirty);
+  $("[data-wager-error]", editor).textContent = draft.dirty || seat ? problem : "";
+}
+
+function drawPayout(node, n, shown) {
+  const result = shown && shown.seats ? shown.seats.find((s) => s.seat === n) : null;
+  if (!result) {
+    node.replaceChildren();
+    return;
+  }
+  const confirmed = round.stage === "settled" ? seatOf(n)?.payout : null;
+  const lines = [];
+  for (const bet of BETS) {
+    const stake = result.bets[bet] ? result.bets[bet].stake || 0 : 0;
+    const net = confirmed && bet in confirmed ? confirmed[bet] : result.bets[bet] ? result.bets[bet].net : 0;
+    if (!stake && !net) continue;
+    lines.push(el("div", { class: net > 0 ? "win" : net < 0 ? "lose" : "push", "data-bet": bet, "data-net": net },
+      el("dt", { text: words[bet] }), el("dd", { text: `${net > 0 ? "+" : ""}${money(net)}` })));
+  }
+  if (result.capped_cents) {
+    lines.push(el("div", { class: "lose", "data-bet": "cap", "data-net": -result.capped_cents },
+      el("dt", { text: words.cap }), el("dd", { text: money(-result.capped_cents) })));
+  }
+  const net = confirmed ? confirmed.net : result.net;
+  const heading = result.outcome
+    ? `${words[`outcome.${result.outcome}`]}${result.category ? ` · ${words[`cat.${result.category}`]}` : ""}`
+    : "";
+  node.replaceChildren(
+    el("p", { class: "outcome", text: heading }),
+    el("dl", {}, ...lines),
+    el("p", { class: `seat-net ${net > 0 ? "win" : net < 0 ? "lose" : "push"}`, "data-seat-net": net },
+      `${words.net} ${net > 0 ? "+" : ""}${money(net)}`),
+  );
+}
+
+function drawCardEntry(dealing, places) {
+  const section = $("[data-card-entry]");
+  section.hidden = !(dealing && places.length && !round.pending_void);
+  if (section.hidden) return;
+  const taken = cardsOnTable();
+  for (const button of $$("[data-card]", section)) {
+    const used = taken.has(button.dataset.card);
+    button.classList.toggle("taken", used);
+    button.setAttribute("aria-disabled", used ? "true" : "false");
+  }
+}
+
+function drawActions(dealing, step) {
+  const show = (name, visible) => { $(`[data-action="${name}"]`).hidden = !visible; };
+  const finished = !round || FINISHED.includes(round.stage);
+  show("open", dealing && finished && table.status === "open");
+  show("lock", dealing && round && round.stage === "betting" && !round.pending_void);
+  $('[data-action="lock"]').setAttribute("aria-disabled", round && round.seats.length ? "false" : "true");
+  show("confirm", dealing && step.action === "confirm" && settlementShown() !== null);
+  const undo = undoable();
+  const undoButton = $('[data-action="undo"]');
+  show("undo", dealing && undo !== null);
+  if (undo) {
+    undoButton.textContent = undo.kind === "card"
+      ? fill(words.undo_card, { card: undo.card, place: placeName(undo.place) })
+      : fill(words.undo_wagers, { seat: undo.seat });
+  }
+  const declarable = round && !round.pending_void ? page.declarable[round.stage] || [] : [];
+  show("irregularity", dealing && inProgress() && declarable.length > 0);
+}
+
+function drawSettlement(shown) {
+  const section = $("[data-settlement]");
+  section.hidden = !shown;
+  if (!shown) return;
+  $("[data-provisional]").textContent = round.stage === "void"
+    ? fill(words.void_reason, { reason: words[`irr.${round.void.reason}`] || round.void.reason })
+    : round.stage === "settled" ? "" : words.provisional;
+  const hits = (shown.progressive && shown.progressive.hits) || [];
+  let pays = 0;
+  let collects = 0;
+  let meter = 0;
+  for (const seat of shown.seats) {
+    const hit = hits.find((h) => h.seat === seat.seat);
+    for (const bet of BETS) {
+      const net = seat.bets[bet] ? seat.bets[bet].net : 0;
+      if (bet === "progressive" && hit) meter += hit.amount_cents;
+      else if (net > 0) pays += net;
+      else collects -= net;
+    }
+    pays -= seat.capped_cents || 0;
+  }
+  $('[data-total="pays"]').textContent = money(pays);
+  $('[data-total="pays"]').dataset.cents = pays;
+  $('[data-total="collects"]').textContent = money(collects);
+  $('[data-total="collects"]').dataset.cents = collects;
+  $("[data-meter-total]").hidden = !meter;
+  $('[data-total="meter"]').textContent = money(meter);
+  const lines = hits.map((h) => el("li", { class: "hit", "data-hit-seat": h.seat },
+    `${fill(words.hit, { seat: h.seat, amount: money(h.amount_cents) })} · ${words[`hit_state.${h.state || "pending"}`]}`));
+  for (const seat of shown.seats) {
+    const envy = seat.bets.envy ? seat.bets.envy.net : 0;
+    if (envy > 0) lines.push(el("li", { class: "envy", text: fill(words.envy_line, { seat: seat.seat, amount: money(envy) }) }));
+  }
+  $("[data-hits]").replaceChildren(...lines);
+}
+
+function drawVoid(dealing) {
+  const kinds = round && !round.pending_void ? page.declarable[round.stage] || [] : [];
+  const list = $("[data-irregularities]");
+  list.hidden = !(irregularityOpen && dealing && inProgress() && kinds.length);
+  if (!list.hidden) {
+    $("[data-irr-list]").replaceChildren(...kinds.map((kind) => el("button", {
+      type: "button", class: "irregularity", "data-irregularity": kind, text: words[`irr.${kind}`],
+    })));
+  }
+  const form = $("[data-supervisor]");
+  const waiting = Boolean(round && round.pending_void && inProgress());
+  form.hidden = !waiting;
+  if (waiting) {
+    $("[data-void-reason]").textContent = fill(words.void_pending, { reason: words[`irr.${round.pending_void}`] || round.pending_void });
+  } else {
+    $("[data-supervisor-error]").textContent = "";
+  }
+}
+
+// --- the round as the server says it ----------------------------------------------------------
+
+function adopt(next) {
+  if (!next) return false;
+  const newer = !round || next.id > round.id || (next.id === round.id && next.seq > round.seq);
+  if (!newer) return false;
+  round = next;
+  if (round.stage !== "betting" || drafts.round !== round.id) drafts = { round: round.id, seats: {} };
+  // Wagers being typed stay; the others show what the server recorded (perhaps elsewhere).
+  for (const [n, draft] of Object.entries(drafts.seats)) if (!draft.dirty) delete drafts.seats[n];
+  render();
+  return true;
+}
+
+async function loadPreview() {
+  const wanted = { id: round.id, seq: round.seq };
+  if (preview && preview.id === wanted.id && preview.seq === wanted.seq) return;
+  preview = { ...wanted, body: null };
+  try {
+    const answer = await api.get(`rounds/${wanted.id}/settlement`);
+    linkWorks();
+    if (answer.status === 200 && preview.id === wanted.id && preview.seq === wanted.seq) {
+      preview.body = answer.body;
+      render();
+    } else if (answer.status !== 200 && answer.body && answer.body.error) {
+      flash(answer.body.error.message);
+    }
+  } catch (err) {
+    preview = null;
+    linkFails();
+  }
+}
+
+// --- the link ------------------------------------------------------------------------------
+
+function drawLink() {
+  const up = socketUp && !fetchDown;
+  const node = $("[data-link]");
+  node.dataset.state = up ? "online" : "offline";
+  node.textContent = up ? words.online : words.offline;
+  root.classList.toggle("offline", !up);
+}
+
+function linkWorks() {
+  if (fetchDown) {
+    fetchDown = false;
+    drawLink();
+  }
+}
+
+function linkFails() {
+  fetchDown = true;
+  drawLink();
+}
+
+function flash(text, kind = "error") {
+  const node = $("[data-flash]");
+  node.textContent = text;
+  node.dataset.kind = kind;
+  node.hidden = !text;
+  if (text) root.dataset.flashes = Number(root.dataset.flashes || 0) + 1;
+}
+
+// --- writes ----------------------------------------------------------------------------------
+
+function newKey() {
+  return `t${page.table.id}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+function keep() {
+  writeStore(localStorage, OUTBOX, outbox.filter((w) => !w.supervisor));
+}
+
+function send(path, body, { label, undo = null, supervisor = false } = {}) {
+  // A tap made before the screen showed the previous tap's result would be judged on a
+  // round that is no longer there: refuse it. One made after it is queued behind it.
+  const seen = round ? `${round.id}:${round.seq}` : "";
+  if (outbox.some((w) => w.seen === seen)) {
+    flash(words.busy);
+    return;
+  }
+  if (supervisor && !(socketUp && !fetchDown)) {
+    // A PIN is never held on the tablet: with the link down, the approval is refused here.
+    $("[data-supervisor-error]").textContent = words.offline;
+    flash(words.offline);
+    return;
+  }
+  tap = { t0: performance.now(), id: round ? round.id : null, seq: round ? round.seq : -1 };
+  outbox.push({ key: newKey(), path, body, label, undo, supervisor, seen, held: !(socketUp && !fetchDown) });
+  keep();
+  if (outbox[outbox.length - 1].held) flash(fill(words.queued, { step: label }), "held");
+  flush();
+}
+
+function event(body, options) {
+  if (!round) return;
+  send(`rounds/${round.id}/events`, { expected_seq: round.seq, ...body }, options);
+}
+
+let flushing = false;
+
+async function flush() {
+  clearTimeout(retryTimer);
+  if (flushing) return;
+  flushing = true;
+  while (outbox.length) {
+    const write = outbox[0];
+    let answer;
+    try {
+      answer = await api.post(write.path, { ...write.body, key: write.key });
+    } catch (err) {
+      flushing = false;
+      if (!(err instanceof LinkDown)) throw err;
+      // No answer: the write may or may not have arrived. It is sent again with the same
+      // key, so the server applies it once either way.
+      outbox.forEach((w) => { w.held = true; });
+      keep();
+      linkFails();
+      flash(fill(words.queued, { step: write.label }), "held");
+      retryTimer = setTimeout(flush, 1500);
+      return;
+    }
+    outbox.shift();
+    keep();
+    linkWorks();
+    answered(write, answer);
+  }
+  flushing = false;
+}
+
+function answered(write, answer) {
+  const { status, body } = answer;
+  const error = body && body.error;
+  if (status === 200 || status === 201) {
+    flash("");
+    if (write.supervisor) $("[data-supervisor]").reset();
+    lastEntry = write.undo && body ? { ...write.undo, round: body.id, seq: body.seq } : lastEntry;
+    writeStore(sessionStorage, UNDO, lastEntry);
+    if (write.undo && write.undo.kind === "wagers" && drafts.seats[write.undo.seat]) drafts.seats[write.undo.seat].dirty = false;
+    if (!adopt(body)) render();
+    return;
+  }
+  if (status === 409 && error && error.code === "stale") {
+    flash(write.held ? words.refused_stale : words.stale);
+    adopt(body.round);
+    return;
+  }
+  if (error && write.supervisor) $("[data-supervisor-error]").textContent = error.message;
+  flash(error ? error.message : fill(words.server_error, { status }));
+  if (body && body.round) adopt(body.round);
+  else render();
+}
+
+function undoable() {
+  if (!lastEntry || !round || lastEntry.round !== round.id || lastEntry.seq !== round.seq) return null;
+  return lastEntry;
+}
+
+// --- taps ----------------------------------------------------------------------------------
+
+function enterCard(card) {
+  if (!round || !target) {
+    flash(words.no_card_expected);
+    return;
+  }
+  if (cardsOnTable().has(card)) {
+    flash(fill(words.card_taken, { card }));
+    return;
+  }
+  const place = target === "board" || target === "dealer" ? target : Number(target);
+  event({ event: { kind: "cards_entered", place, cards: [card] } }, {
+    label: `${card} → ${placeName(target)}`, undo: { kind: "card", place: target, card },
+  });
+}
+
+function recordWagers(n) {
+  const seat = seatOf(n);
+  const draft = draftOf(n, seat);
+  const problem = wagerProblem(draft);
+  if (problem) {
+    $("[data-wager-error]", seatEl(n)).textContent = problem;
+    flash(problem);
+    return;
+  }
+  const progressive = draft.progressive ? table.bank.progressive_wager_cents : 0;
+  event({ event: { kind: "wagers_placed", seat: n, ante: draft.ante, blind: draft.ante, trips: draft.trips, progressive } }, {
+    label: fill(words.record_seat, { seat: n }), undo: { kind: "wagers", seat: n },
+  });
+}
+
+function undo() {
+  const entry = undoable();
+  if (!entry) {
+    flash(words.nothing_to_undo);
+    return;
+  }
+  if (entry.kind === "card") {
+    const place = entry.place === "board" || entry.place === "dealer" ? entry.place : Number(entry.place);
+    target = entry.place;
+    event({ event: { kind: "card_removed", place, card: entry.card } }, { label: fill(words.undo_card, { card: entry.card, place: placeName(entry.place) }) });
+  } else {
+    event({ event: { kind: "wagers_withdrawn", seat: entry.seat } }, { label: fill(words.undo_wagers, { seat: entry.seat }) });
+  }
+}
+
+function onClick(e) {
+  const button = e.target.closest("button");
+  if (!button || !root.contains(button)) return;
+  metrics.taps += 1;
+  const seatNode = button.closest(".seat");
+  const n = seatNode ? Number(seatNode.dataset.seat) : null;
+  if (button.dataset.card) {
+    enterCard(button.dataset.card);
+  } else if (button.dataset.decision) {
+    const [action, multiple] = button.dataset.decision.split(":");
+    const decision = { kind: "decision", seat: n, action: action === "bet" ? "bet" : action };
+    if (multiple) decision.multiple = Number(multiple);
+    event({ event: decision }, { label: fill(words.action_of, { seat: n, action: actionName(button.dataset.decision) }) });
+  } else if (button.dataset.chip) {
+    const draft = draftOf(n, seatOf(n));
+    draft[button.dataset.chip] = (draft[button.dataset.chip] || 0) + Number(button.dataset.cents);
+    draft.dirty = true;
+    render();
+  } else if (button.dataset.chipClear) {
+    const draft = draftOf(n, seatOf(n));
+    draft[button.dataset.chipClear] = 0;
+    draft.dirty = true;
+    render();
+  } else if (button.hasAttribute("data-progressive")) {
+    if (button.getAttribute("aria-disabled") === "true") {
+      flash(words.bank_closed);
+      return;
+    }
+    const draft = draftOf(n, seatOf(n));
+    draft.progressive = !draft.progressive;
+    draft.dirty = true;
+    render();
+  } else if (button.dataset.place) {
+    target = button.dataset.place;
+    render();
+  } else if (button.dataset.irregularity) {
+    irregularityOpen = false;
+    event({ event: { kind: "irregularity_declared", irregularity: button.dataset.irregularity } }, { label: words[`irr.${button.dataset.irregularity}`] });
+  } else {
+    const action = button.dataset.action;
+    if (action === "open") send(`tables/${table.id}/rounds`, {}, { label: words.new_round });
+    else if (action === "lock") {
+      if (button.getAttribute("aria-disabled") === "true") flash(words["next.wagers"]);
+      else event({ event: { kind: "bets_locked" } }, { label: words.no_more_bets });
+    } else if (action === "confirm") event({ event: { kind: "settlement_confirmed" } }, { label: words.confirm });
+    else if (action === "undo") undo();
+    else if (action === "irregularity") {
+      irregularityOpen = !irregularityOpen;
+      render();
+    } else if (action === "cancel-irregularity") {
+      irregularityOpen = false;
+      render();
+    }
+  }
+}
+
+function onSubmit(e) {
+  e.preventDefault();
+  const form = e.target;
+  if (form.matches("[data-wager-editor]")) {
+    recordWagers(Number(form.closest(".seat").dataset.seat));
+  } else if (form.matches("[data-supervisor]")) {
+    const kind = e.submitter ? e.submitter.value : "void_approved";
+    $("[data-supervisor-error]").textContent = "";
+    event({
+      event: { kind },
+      supervisor: { employee_number: form.elements.employee_number.value.trim(), pin: form.elements.pin.value },
+    }, { label: e.submitter ? e.submitter.textContent : kind, supervisor: true });
+  }
+}
+
+function onInput(e) {
+  const input = e.target;
+  if (!input.dataset.bet) return;
+  const n = Number(input.closest(".seat").dataset.seat);
+  const draft = draftOf(n, seatOf(n));
+  draft[input.dataset.bet] = parseAmount(input.value);
+  draft.dirty = true;
+  render();
+}
+
+function onKeyboard(e) {
+  if (e.key !== "Enter") return;
+  e.preventDefault();
+  metrics.taps += 1;
+  const typed = e.target.value;
+  const card = canonicalCard(typed);
+  if (!card) {
+    flash(fill(words.not_a_card, { text: typed }));
+    return;
+  }
+  e.target.value = "";
+  enterCard(card);
+}
+
+// --- start ---------------------------------------------------------------------------------
+
+root.addEventListener("click", onClick);
+root.addEventListener("submit", onSubmit);
+root.addEventListener("input", onInput);
+$("[data-keyboard]").addEventListener("keydown", onKeyboard);
+
+const socket = new TableSocket({
+  url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${root.dataset.wsPath}`,
+  onLink(up) {
+    socketUp = up;
+    drawLink();
+    if (up) flush();
+  },
+  onMessage(message) {
+    if (message.type === "round") adopt(message.round);
+    else if (message.type === "table" && message.table) {
+      table = message.table;
+      render();
+    }
+  },
+});
+
+// A write that never got its answer before the page went away is sent again, same key.
+const held = readStore(localStorage, OUTBOX);
+if (Array.isArray(held)) outbox = held.map((w) => ({ ...w, held: true }));
+
+const meterAt = $("[data-meter-at]");
+if (meterAt) meterAt.textContent = fill(words.meter_at, { time: clock(new Date().toISOString()) });
+drawLink();
+render();
+socket.start();
+if (outbox.length) flush();

@@ -1,0 +1,65 @@
+"""Which table a tablet shows, and what the page needs to draw it before the first request."""
+
+from django.utils import translation
+
+from casino.clock import current_property
+from casino.money import SYMBOLS, property_currency
+from casino.roles import Role, has_role
+from jackpot.feed import bank_levels, localize
+from tables.models import Table
+from tables.rules.machine import DECLARABLE
+from tables.selectors import dealer_current_table, table_watch_snapshot
+
+#: Who may open any table's tablet to watch or help; a dealer opens only their own.
+WATCHERS = (Role.SUPERVISOR, Role.MANAGER)
+
+
+def tablet_table_for(request) -> Table | None:
+    """The table this tablet shows at `/tablet/`: the one the signed-in dealer deals now."""
+    return dealer_current_table(request.user)
+
+
+def may_watch_any_table(staff) -> bool:
+    return has_role(staff, *WATCHERS)
+
+
+def declarable_irregularities() -> dict[str, list[str]]:
+    """The engine's own table of which irregularity may be declared at which stage."""
+    by_stage: dict[str, list[str]] = {}
+    for irregularity, stages in DECLARABLE.items():
+        for stage in stages:
+            by_stage.setdefault(stage.value, []).append(irregularity.value)
+    return {stage: sorted(kinds) for stage, kinds in sorted(by_stage.items())}
+
+
+def meter_levels(table: Table) -> list[dict]:
+    """The progressive's levels as the meter reads now, labelled in the page's language."""
+    if table.bank is None:
+        return []
+    payload = localize({"levels": bank_levels(table.bank)}, translation.get_language() or "fr")
+    return payload["levels"]
+
+
+def tablet_page(table: Table, staff) -> dict:
+    """Everything the page draws on load: the table and its current round as the API and the
+    channel give them, the meter, the money and clock of the property."""
+    table_json, round_json = table_watch_snapshot(table.pk)
+    prop = current_property()
+    currency = property_currency()
+    return {
+        "table": table_json,
+        "round": round_json,
+        "meter": meter_levels(table),
+        "declarable": declarable_irregularities(),
+        "money": {
+            "currency": currency,
+            "symbol": SYMBOLS.get(currency, currency),
+            "language": translation.get_language() or "fr",
+        },
+        "time_zone": prop.time_zone if prop else "UTC",
+        "staff": {"id": staff.pk, "name": str(staff)},
+        "is_dealer": table_json is not None
+        and table_json["dealer"] is not None
+        and table_json["dealer"]["id"] == staff.pk,
+        "may_approve": has_role(staff, Role.SUPERVISOR),
+    }

@@ -1,0 +1,96 @@
+"""The tablet page: thin views that pick the table, then render; the script does the rest
+through the round API and the table's channel."""
+
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from casino.access import role_required
+from casino.money import money
+from casino.roles import Role
+from tables.models import Table
+from tables.selectors import dealer_current_table, floor_tables
+from tables.tablet.selectors import may_watch_any_table, tablet_page, tablet_table_for
+from tables.tablet.words import tablet_words
+
+AT_THE_TABLE = (Role.DEALER, Role.SUPERVISOR, Role.MANAGER)
+
+
+SUITS = [
+    {"code": "s", "symbol": "\u2660", "colour": "black"},
+    {"code": "h", "symbol": "\u2665", "colour": "red"},
+    {"code": "d", "symbol": "\u2666", "colour": "red"},
+    {"code": "c", "symbol": "\u2663", "colour": "black"},
+]
+RANKS = [{"code": r, "face": "10" if r == "T" else r} for r in "AKQJT98765432"]
+
+
+def chips(low: int, high: int) -> list[int]:
+    """Chip buttons for a bet: its minimum and a few multiples of it, within its maximum."""
+    return sorted({low * k for k in (1, 2, 5, 10) if low * k <= high})
+
+
+def chip_labels(amounts: list[int]) -> list[dict]:
+    """A chip reads short: whole amounts without their cents ("10 €", "€10")."""
+    return [
+        {
+            "cents": c,
+            "label": money(c).replace(",00", "").replace(".00", "") if c % 100 == 0 else money(c),
+        }
+        for c in amounts
+    ]
+
+
+def _page(request, table: Table):
+    page = tablet_page(table, request.user)
+    limits = page["table"]
+    return render(
+        request,
+        "tables/tablet/tablet.html",
+        {
+            "table": table,
+            "page": page,
+            "words": tablet_words(),
+            "seat_numbers": range(1, table.seats + 1),
+            "ante_chips": chip_labels(chips(limits["min_bet_cents"], limits["max_bet_cents"])),
+            "trips_chips": chip_labels(chips(limits["trips_min_cents"], limits["trips_max_cents"])),
+            "suits": SUITS,
+            "ranks": RANKS,
+        },
+    )
+
+
+def _elsewhere(request, *, wanted: Table | None):
+    """No table for this person here: say why, and which tables there are."""
+    return render(
+        request,
+        "tables/tablet/elsewhere.html",
+        {
+            "wanted": wanted,
+            "mine": dealer_current_table(request.user),
+            "rows": floor_tables(viewer=request.user),
+            "may_watch": may_watch_any_table(request.user),
+        },
+    )
+
+
+@role_required(*AT_THE_TABLE)
+@require_GET
+@never_cache
+def tablet_home(request):
+    table = tablet_table_for(request)
+    if table is None:
+        return _elsewhere(request, wanted=None)
+    return _page(request, table)
+
+
+@role_required(*AT_THE_TABLE)
+@require_GET
+@never_cache
+def tablet_table(request, table_id: int):
+    table = Table.objects.select_related("bank").filter(pk=table_id).first()
+    if table is not None and (
+        may_watch_any_table(request.user) or tablet_table_for(request) == table
+    ):
+        return _page(request, table)
+    return _elsewhere(request, wanted=table)
