@@ -90,3 +90,8 @@ def test_irregularities_come_from_the_engine_by_stage():
     assert "preflop_card_exposed" in by_stage["preflop"]
     assert "preflop_card_exposed" not in by_stage["flop"]
     assert "betting" not in by_stage
+
+
+def test_the_table_list_links_a_dealer_to_their_tablet(demo):
+    assert 'href="/tablet/"' in signed_in("croupier").get("/").content.decode()
+    assert 'href="/tablet/"' not in signed_in("auditeur").get("/").content.decode()
