@@ -6,17 +6,20 @@ from casino.clock import current_property
 from casino.money import SYMBOLS, property_currency
 from casino.roles import Role, has_role
 from jackpot.feed import bank_levels, localize
+from tables.devices.selectors import TabletTable, tablet_table
 from tables.models import Table
 from tables.rules.machine import DECLARABLE
-from tables.selectors import dealer_current_table, table_watch_snapshot
+from tables.selectors import table_watch_snapshot
 
 #: Who may open any table's tablet to watch or help; a dealer opens only their own.
 WATCHERS = (Role.SUPERVISOR, Role.MANAGER)
 
 
-def tablet_table_for(request) -> Table | None:
-    """The table this tablet shows at `/tablet/`: the one the signed-in dealer deals now."""
-    return dealer_current_table(request.user)
+def tablet_table_for(request) -> TabletTable:
+    """The table this tablet shows at `/tablet/`: on a tablet bound to a table, that table
+    (with `reason` "not_assigned" when the person signed in does not deal it now); on an
+    unbound one, the table the signed-in dealer deals now."""
+    return tablet_table(request)
 
 
 def may_watch_any_table(staff) -> bool:

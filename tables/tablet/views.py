@@ -8,8 +8,9 @@ from django.views.decorators.http import require_GET
 from casino.access import role_required
 from casino.money import money
 from casino.roles import Role
+from tables.devices.selectors import TabletTable
 from tables.models import Table
-from tables.selectors import dealer_current_table, floor_tables
+from tables.selectors import floor_tables
 from tables.tablet.selectors import may_watch_any_table, tablet_page, tablet_table_for
 from tables.tablet.words import tablet_words
 
@@ -60,28 +61,44 @@ def _page(request, table: Table):
     )
 
 
-def _elsewhere(request, *, wanted: Table | None):
-    """No table for this person here: say why, and which tables there are."""
+def _elsewhere(request, *, found: TabletTable, wanted: Table | None):
+    """No table for this person here: say why. An unbound tablet lists the tables of the
+    floor; a bound one names its own table only."""
+    bound = found.binding is not None
     return render(
         request,
         "tables/tablet/elsewhere.html",
         {
             "wanted": wanted,
-            "mine": dealer_current_table(request.user),
-            "rows": floor_tables(viewer=request.user),
+            "bound_to": found.table if bound else None,
+            "bound_elsewhere": bound and wanted is not None and not found.opens(wanted),
+            "opens_bound": bound and (not found.reason or may_watch_any_table(request.user)),
+            "message": found.message,
+            "mine": None if bound else found.table,
+            "rows": [] if bound else floor_tables(viewer=request.user),
             "may_watch": may_watch_any_table(request.user),
         },
     )
+
+
+def _may_open(request, found: TabletTable, table: Table) -> bool:
+    """A bound tablet opens its own table only; there, and on an unbound tablet, a dealer
+    opens the table they deal now and a supervisor or a manager any table."""
+    if not found.opens(table):
+        return False
+    if may_watch_any_table(request.user):
+        return True
+    return found.table == table and not found.reason
 
 
 @role_required(*AT_THE_TABLE)
 @require_GET
 @never_cache
 def tablet_home(request):
-    table = tablet_table_for(request)
-    if table is None:
-        return _elsewhere(request, wanted=None)
-    return _page(request, table)
+    found = tablet_table_for(request)
+    if found.table is not None and _may_open(request, found, found.table):
+        return _page(request, found.table)
+    return _elsewhere(request, found=found, wanted=None)
 
 
 @role_required(*AT_THE_TABLE)
@@ -89,8 +106,7 @@ def tablet_home(request):
 @never_cache
 def tablet_table(request, table_id: int):
     table = Table.objects.select_related("bank").filter(pk=table_id).first()
-    if table is not None and (
-        may_watch_any_table(request.user) or tablet_table_for(request) == table
-    ):
+    found = tablet_table_for(request)
+    if table is not None and _may_open(request, found, table):
         return _page(request, table)
-    return _elsewhere(request, wanted=table)
+    return _elsewhere(request, found=found, wanted=table)

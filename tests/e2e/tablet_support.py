@@ -31,20 +31,30 @@ class Tablet:
     def __init__(self, page, url: str):
         self.page, self.url = page, url
 
-    def sign_in(self, number: str, pin: str, language: str) -> "Tablet":
+    def sign_in(self, number: str, pin: str, language: str, *, to: str = "/tablet/") -> "Tablet":
+        """Sign in on the keypad and land on `to`; on the tablet page, wait for its link."""
         page = self.page
         page.context.add_cookies(
             [{"name": "tapis_device_language", "value": language, "url": self.url}]
         )
-        page.goto(f"{self.url}/login/pin/?next=/tablet/")
+        page.goto(f"{self.url}/login/pin/?next={to}")
         page.fill("input[name=employee_number]", number)
-        page.click("input[name=pin]")
-        for digit in pin:
-            page.click(f'.keypad [data-key="{digit}"]')
-        page.click(".keypad .key-ok")
-        page.wait_for_url(f"{self.url}/tablet/")
-        self.wait_online()
+        self.keypad(pin)
+        page.wait_for_url(f"{self.url}{to}")
+        if to == "/tablet/" and page.locator("#tablet").count():
+            self.wait_online()
         return self
+
+    def keypad(self, pin: str):
+        """Type `pin` on the page's keypad, then its OK key."""
+        self.page.click("input[name=pin]")
+        for digit in pin:
+            self.page.click(f'.keypad [data-key="{digit}"]')
+        self.page.click(".keypad .key-ok")
+
+    def sign_out(self):
+        self.page.locator(".topbar form[action$='logout/'] button").click()
+        self.page.wait_for_load_state()
 
     def wait_online(self):
         self.page.wait_for_selector('[data-link][data-state="online"]', timeout=10_000)

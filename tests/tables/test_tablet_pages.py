@@ -95,3 +95,71 @@ def test_irregularities_come_from_the_engine_by_stage():
 def test_the_table_list_links_a_dealer_to_their_tablet(demo):
     assert 'href="/tablet/"' in signed_in("croupier").get("/").content.decode()
     assert 'href="/tablet/"' not in signed_in("auditeur").get("/").content.decode()
+
+
+# --- a tablet bound to a table -----------------------------------------------------------
+
+
+def bound_to(table: Table, client: Client) -> Client:
+    """Give `client`'s browser the credential of a tablet bound to `table`."""
+    from tables.devices.cookie import BINDING_COOKIE
+    from tables.services.devices import device_bind
+
+    supervisor = Staff.objects.get(username="inspecteur")
+    _, raw = device_bind(table_id=table.pk, supervisor=supervisor, name=f"Tablette {table.name}")
+    client.cookies[BINDING_COOKIE] = raw
+    return client
+
+
+def test_a_bound_tablet_opens_its_table_for_the_dealer_who_deals_it(demo):
+    client = bound_to(demo["UTH 1"], signed_in("croupier"))
+    data = page_data(client.get("/tablet/"))
+    assert data["table"]["name"] == "UTH 1" and data["is_dealer"] is True
+    assert page_data(client.get(f"/tablet/{demo['UTH 1'].pk}/"))["table"]["name"] == "UTH 1"
+
+
+def test_a_dealer_of_another_table_is_told_the_tablet_is_not_for_them(demo):
+    client = bound_to(demo["UTH 1"], signed_in("croupier2"))
+    for path in ("/tablet/", f"/tablet/{demo['UTH 1'].pk}/"):
+        text = client.get(path).content.decode()
+        assert (
+            "This tablet is bound to UTH 1: you are not assigned to this table, you deal "
+            "UTH 2 now." in text
+        )
+        assert 'id="tablet-page"' not in text and "UTH 3" not in text
+
+
+def test_a_dealer_assigned_nowhere_is_told_so_in_the_pages_language(demo):
+    from tests.factories import make_staff
+
+    make_staff("dealer", username="relief")
+    text = bound_to(demo["UTH 2"], signed_in("relief", "fr")).get("/tablet/").content.decode()
+    assert "Cette tablette est liée à UTH 2" in text and 'data-reason="not_assigned"' in text
+    assert 'id="tablet-page"' not in text and "UTH 4" not in text
+
+
+def test_a_bound_tablet_opens_no_other_table_and_lists_none(demo):
+    client = bound_to(demo["UTH 1"], signed_in("croupier"))
+    text = client.get(f"/tablet/{demo['UTH 2'].pk}/").content.decode()
+    assert "This tablet is bound to UTH 1: it opens that table only." in text
+    assert 'href="/tablet/"' in text  # back to its own table
+    assert 'id="tablet-page"' not in text and "UTH 3" not in text and "UTH 4" not in text
+
+
+def test_a_supervisor_on_a_bound_tablet_watches_its_table_only(demo):
+    client = bound_to(demo["UTH 3"], signed_in("directeur"))
+    data = page_data(client.get("/tablet/"))
+    assert data["table"]["name"] == "UTH 3" and data["is_dealer"] is False
+    text = client.get(f"/tablet/{demo['UTH 1'].pk}/").content.decode()
+    assert "This tablet is bound to UTH 3: it opens that table only." in text
+    assert 'id="tablet-page"' not in text
+
+
+def test_a_revoked_binding_opens_the_dealers_own_table_again(demo):
+    from tables.models import DeviceBinding
+    from tables.services.devices import device_revoke
+
+    client = bound_to(demo["UTH 1"], signed_in("croupier2"))
+    binding = DeviceBinding.objects.get()
+    device_revoke(binding_id=binding.pk, supervisor=Staff.objects.get(username="inspecteur"))
+    assert page_data(client.get("/tablet/"))["table"]["name"] == "UTH 2"
