@@ -137,6 +137,8 @@ WORDS = {
     "opened_at": _("opened at %(time)s"),
     "meter": _("Progressive meter"),
     "meter_at": _("meter read at %(time)s"),
+    "meter_closed": _("closed: no progressive wager now"),
+    "meter_hit": _("Last hit: %(table)s, seat %(seat)s, %(amount)s"),
     "limits": _("Limits: %(min)s – %(max)s"),
     "watching": _("Watching: only the table's dealer enters the round."),
 }

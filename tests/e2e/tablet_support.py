@@ -116,6 +116,12 @@ class Tablet:
             label = words["bet"] % {"multiple": action.split(":")[1]}
         self.tap(words["action_of"] % {"seat": seat, "action": label})
 
+    def meter(self) -> int:
+        """The meter's first level on screen, in cents, once the table's channel sent it."""
+        amount = self.page.locator("[data-meter] [data-amount][data-cents]").first
+        amount.wait_for(state="attached", timeout=5_000)
+        return int(amount.get_attribute("data-cents"))
+
     def card(self, code: str):
         self.tap(code)
 

@@ -3,6 +3,8 @@ confirmed payouts: every decision, keyboard entry, a refused duplicate, undo, a 
 
 import pytest
 
+from jackpot.feed import bank_levels
+from jackpot.models import Bank
 from tables.models import Round
 from tables.rules import settle_json
 from tests.e2e.tablet_support import (
@@ -64,8 +66,17 @@ def test_a_whole_seven_seat_round_by_touch(tablet, language):
     if language == "fr":
         assert english_left_on(tablet.page) == []
 
+    # The progressive meter is live: the two progressive wagers locked move it on screen.
+    before = tablet.meter()
     tablet.tap(words["no_more_bets"])
     assert tablet.stage() == "preflop"
+    tablet.page.wait_for_function(
+        "cents => Number(document.querySelector('[data-meter] [data-amount]').dataset.cents)"
+        " > cents",
+        arg=before,
+        timeout=5_000,
+    )
+    assert tablet.meter() == bank_levels(Bank.objects.get())[0]["amount_cents"] > before
     assert tablet.next_step() == words["next.decide"] % {"seat": 1}
     tablet.decide(1, "bet:4")
     tablet.decide(2, "bet:3")

@@ -719,8 +719,39 @@ root.addEventListener("submit", onSubmit);
 root.addEventListener("input", onInput);
 $("[data-keyboard]").addEventListener("keydown", onKeyboard);
 
+// --- the progressive meter, live from the bank's feed through the table's channel --------
+
+let meterSeq = -1;
+
+function drawMeter(message) {
+  const meter = $("[data-meter]");
+  if (!meter) return;
+  if (message.type === "meter") {
+    if (message.seq < meterSeq) return;
+    meterSeq = message.seq;
+    for (const level of message.levels) {
+      const amount = $(`[data-level="${level.level}"] [data-amount]`, meter);
+      if (amount) {
+        amount.textContent = money(level.amount_cents);
+        amount.dataset.cents = level.amount_cents;
+      }
+    }
+    $("[data-meter-at]", meter).textContent = fill(words.meter_at, { time: clock(new Date().toISOString()) });
+  } else if (message.type === "status") {
+    if (table.bank) table.bank = { ...table.bank, status: message.status };
+    render();
+  } else if (message.type === "hit") {
+    $("[data-meter-hit]", meter).textContent = fill(words.meter_hit, {
+      table: message.table, seat: message.seat, amount: money(message.amount_cents),
+    });
+  }
+  meter.dataset.status = table.bank ? table.bank.status : "";
+  $("[data-meter-status]", meter).textContent = table.bank && table.bank.status !== "open" ? words.meter_closed : "";
+}
+
 const socket = new TableSocket({
-  url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${root.dataset.wsPath}`,
+  // The meter's labels come in the page's language.
+  url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${root.dataset.wsPath}?language=${page.money.language}`,
   onLink(up) {
     socketUp = up;
     drawLink();
@@ -731,7 +762,7 @@ const socket = new TableSocket({
     else if (message.type === "table" && message.table) {
       table = message.table;
       render();
-    }
+    } else if (["meter", "status", "hit"].includes(message.type)) drawMeter(message);
   },
 });
 
@@ -741,6 +772,7 @@ if (Array.isArray(held)) outbox = held.map((w) => ({ ...w, held: true }));
 
 const meterAt = $("[data-meter-at]");
 if (meterAt) meterAt.textContent = fill(words.meter_at, { time: clock(new Date().toISOString()) });
+if (table.bank) drawMeter({ type: "status", status: table.bank.status });
 drawLink();
 render();
 socket.start();
