@@ -48,7 +48,6 @@ WORDS = {
     "clear_bet": _("Clear the %(bet)s of seat %(seat)s"),
     "clear": _("Clear"),
     "amount_of": _("%(bet)s of seat %(seat)s"),
-    "progressive_of": _("Progressive wager of seat %(seat)s"),
     "bank_closed": _("The progressive is closed: no progressive wager now."),
     "limits.ante": _("Ante between %(min)s and %(max)s."),
     "limits.trips": _("Trips between %(min)s and %(max)s, or none."),

@@ -10,6 +10,7 @@ from django.test import Client
 from casino.models import Staff
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"  # for the tests only
 TABLET_STATIC = Path(__file__).parents[2] / "tables" / "static" / "tables" / "tablet"
 DEALER = ("1001", "1111")  # croupier, who deals UTH 1 in the demo
 SUPERVISOR = ("2001", "3333")  # inspecteur
@@ -167,3 +168,19 @@ def page_weight() -> dict:
         if path.suffix in (".js", ".css"):
             sizes[path.suffix[1:]] += path.stat().st_size
     return sizes
+
+
+def axe_violations(page, impacts=("serious", "critical")) -> list[dict]:
+    """axe-core's violations of `impacts` on the page as it stands (axe injected once)."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    return page.evaluate(
+        """async (impacts) => {
+            const result = await axe.run(document, { resultTypes: ["violations"] });
+            return result.violations.filter(v => impacts.includes(v.impact)).map(v => ({
+                id: v.id, impact: v.impact, help: v.help,
+                nodes: v.nodes.map(n => n.target.join(" ")),
+            }));
+        }""",
+        list(impacts),
+    )

@@ -112,12 +112,13 @@ function settlementShown() {
   return null;
 }
 
+// A card is drawn by the style sheet from its face and suit symbol; its place's button is
+// named by the place and the canonical codes of the cards on it.
 function cardFace(code) {
   const suit = code[1];
   const symbol = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" }[suit];
   const colour = suit === "h" || suit === "d" ? "red" : "black";
-  return el("span", { class: `face ${colour}`, "data-code": code, "aria-label": code },
-    code[0] === "T" ? "10" : code[0], el("span", { "aria-hidden": "true", text: symbol }));
+  return el("span", { class: `face ${colour}`, "data-code": code, "data-face": code[0] === "T" ? "10" : code[0], "data-suit": symbol });
 }
 
 function drawCards(container, cards) {
@@ -125,6 +126,9 @@ function drawCards(container, cards) {
   const faces = cards.map(cardFace);
   for (let i = cards.length; i < slots; i += 1) faces.push(el("span", { class: "face empty" }));
   container.replaceChildren(...faces);
+  const place = container.closest(".place");
+  const name = fill(words.put_cards, { place: placeName(place.dataset.place) });
+  place.setAttribute("aria-label", cards.length ? `${name}: ${cards.join(" ")}` : name);
 }
 
 // --- the next step ----------------------------------------------------------------------
