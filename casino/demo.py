@@ -16,6 +16,7 @@ DEMO_STAFF = [
     ("directeur", [Role.MANAGER], "3001", "4444", "Marc", "Directeur"),
     ("directrice", [Role.MANAGER], "3002", "5555", "Léa", "Directrice"),
     ("auditeur", [Role.AUDITOR], "4001", "6666", "Aude", "Auditrice"),
+    ("rh", [Role.STAFF_ADMIN], "5001", "7777", "Hélène", "Ressources"),
 ]
 # Jules works in English: the demo shows a page following its reader's language.
 DEMO_LANGUAGES = {"croupier2": "en"}

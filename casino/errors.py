@@ -42,3 +42,17 @@ class IllegalTransition(CasinoError):
 class NotFound(CasinoError):
     code = "not_found"
     http_status = 404
+
+
+class TwoPeopleRequired(CasinoError):
+    """One person cannot be both sides of a two-person rule (casino.duties)."""
+
+    code = "two_people_required"
+    http_status = 403
+
+
+class SecretChangeRequired(CasinoError):
+    """A temporary password or PIN, set by an administrator, must be changed before use."""
+
+    code = "secret_change_required"
+    http_status = 403

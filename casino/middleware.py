@@ -1,8 +1,15 @@
 import time
 
 from django.conf import settings
+from django.http import JsonResponse
+from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils import translation
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 
+from casino.access import wants_json
+from casino.errors import SecretChangeRequired
 from casino.money import reset_request_currency
 
 SUPPORTED = {"fr", "en"}
@@ -49,3 +56,39 @@ class ServerTimingMiddleware:
         elapsed = (time.perf_counter() - started) * 1000
         response.headers["Server-Timing"] = f"app;dur={elapsed:.1f}"
         return response
+
+
+class TemporarySecretMiddleware:
+    """A temporary password or PIN (set by a staff administrator, who knows it) opens one
+    page only: the one where its owner chooses their own, whichever way they signed in."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        if (
+            user is not None
+            and user.is_authenticated
+            and getattr(user, "must_change_secrets", False)
+            and not self._exempt(request.path)
+        ):
+            if wants_json(request):
+                error = SecretChangeRequired(
+                    _("Your password or PIN is a temporary one: choose your own first.")
+                )
+                return JsonResponse(error.as_json(), status=error.http_status)
+            page = reverse("casino:change_secrets")
+            return redirect(f"{page}?{urlencode({'next': request.get_full_path()})}")
+        return self.get_response(request)
+
+    @staticmethod
+    def _exempt(path: str) -> bool:
+        allowed = (
+            reverse("casino:change_secrets"),
+            reverse("casino:logout"),
+            reverse("casino:my_language"),
+            reverse("casino:device_language"),
+            settings.STATIC_URL,
+        )
+        return path.startswith(allowed)

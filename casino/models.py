@@ -135,6 +135,10 @@ class Staff(AbstractUser):
     language = models.CharField(_("language"), max_length=8, blank=True, choices=LANGUAGE_CHOICES)
     failed_pin_attempts = models.PositiveSmallIntegerField(_("wrong PINs in a row"), default=0)
     pin_locked_until = models.DateTimeField(_("PIN locked until"), null=True, blank=True)
+    # Set by a staff administrator, who therefore knows it: both sign-ins ask for a new one
+    # before anything else (casino.middleware), and a temporary PIN approves nothing.
+    password_is_temporary = models.BooleanField(_("temporary password"), default=False)
+    pin_is_temporary = models.BooleanField(_("temporary PIN"), default=False)
 
     class Meta:
         verbose_name = _("staff member")
@@ -145,6 +149,62 @@ class Staff(AbstractUser):
 
     def pin_locked(self, at: dt.datetime | None = None) -> bool:
         return self.pin_locked_until is not None and self.pin_locked_until > (at or timezone.now())
+
+    @property
+    def must_change_secrets(self) -> bool:
+        return self.password_is_temporary or self.pin_is_temporary
+
+
+class RoleGrant(models.Model):
+    """A role given to a staff member. A privileged role (casino.roles.PRIVILEGED_ROLES) waits
+    for a second staff administrator's approval; a dealer's role is granted at once."""
+
+    class State(models.TextChoices):
+        REQUESTED = "requested", _("requested")
+        GRANTED = "granted", _("granted")
+        REJECTED = "rejected", _("rejected")
+
+    staff = models.ForeignKey(
+        Staff, on_delete=models.PROTECT, related_name="role_grants", verbose_name=_("staff member")
+    )
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices)
+    state = models.CharField(
+        _("state"), max_length=16, choices=State.choices, default=State.REQUESTED
+    )
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    requested_by = models.ForeignKey(
+        Staff,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("requested by"),
+    )
+    requested_at = models.DateTimeField(_("requested at"))
+    decided_by = models.ForeignKey(
+        Staff,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-pk"]
+        verbose_name = _("role grant")
+        verbose_name_plural = _("role grants")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["staff", "role"],
+                condition=models.Q(state="requested"),
+                name="one_open_grant_per_staff_and_role",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.staff}: {self.get_role_display()} ({self.get_state_display()})"
 
 
 class AuditLogIsAppendOnly(Exception):
@@ -216,4 +276,4 @@ class AuditEntry(models.Model):
         raise AuditLogIsAppendOnly("the audit log is append-only: entries cannot be deleted")
 
 
-__all__ = ["Property", "Pit", "Shift", "Staff", "AuditEntry", "Role"]
+__all__ = ["Property", "Pit", "Shift", "Staff", "RoleGrant", "AuditEntry", "Role"]

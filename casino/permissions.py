@@ -2,9 +2,11 @@
 
 Managers configure: add and change on every model whose admin is an AuditedModelAdmin (so
 every change they make is audited) and allows them (a read-only admin, whose
-has_add_permission/has_change_permission say no, grants nothing), plus view on the rest. Auditors see everything and
-change nothing. Dealers and supervisors work on the floor pages and never reach the admin.
-`is_staff` (the admin's door) follows the roles: only managers and auditors hold it.
+has_add_permission/has_change_permission say no, grants nothing), plus view on the rest,
+except the accounts (ACCOUNT_MODELS), which they only view. Staff administrators administer
+the accounts and see nothing else. Auditors see everything and change nothing. Dealers and
+supervisors work on the floor pages and never reach the admin.
+`is_staff` (the admin's door) follows the roles: managers, auditors and staff administrators.
 Run by the post_migrate signal and by load_demo; safe to run any number of times.
 """
 
@@ -14,7 +16,9 @@ from django.db import transaction
 
 from casino.roles import Role
 
-ADMIN_ROLES = frozenset({Role.MANAGER.value, Role.AUDITOR.value})
+ADMIN_ROLES = frozenset({Role.MANAGER.value, Role.AUDITOR.value, Role.STAFF_ADMIN.value})
+# Who works and with which roles: administered by staff administrators only.
+ACCOUNT_MODELS = frozenset({("casino", "staff"), ("casino", "rolegrant")})
 
 
 class _AllowedUser:
@@ -58,10 +62,14 @@ def role_permissions() -> dict[str, set[tuple[str, str]]]:
         view = (label, f"view_{name}")
         wanted[Role.AUDITOR.value].add(view)
         wanted[Role.MANAGER.value].add(view)
+        editor = Role.MANAGER.value
+        if (label, name) in ACCOUNT_MODELS:
+            editor = Role.STAFF_ADMIN.value
+            wanted[editor].add(view)
         if audited:
             for action in ("add", "change"):
                 if _admin_allows(model_admin, action):
-                    wanted[Role.MANAGER.value].add((label, f"{action}_{name}"))
+                    wanted[editor].add((label, f"{action}_{name}"))
     return wanted
 
 

@@ -17,7 +17,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.audit import audit
-from casino.errors import CasinoError, NotFound, PinLocked, PinRejected, RoleRequired
+from casino.errors import (
+    CasinoError,
+    NotFound,
+    PinLocked,
+    PinRejected,
+    RoleRequired,
+    SecretChangeRequired,
+)
 from casino.models import Staff
 from casino.roles import Role, has_role, require_role
 
@@ -114,6 +121,21 @@ def pin_verify(*, employee_number: str, pin: str, role: str | None = None) -> St
                         _("%(name)s is not a %(role)s.")
                         % {"name": staff, "role": Role(str(role)).label}
                     )
+                elif role is not None and staff.pin_is_temporary:
+                    # A staff administrator chose this PIN and knows it: it approves nothing.
+                    audit(
+                        actor=staff,
+                        code="casino.pin.temporary_refused",
+                        subject=staff,
+                        data={"role": str(role)},
+                    )
+                    failure = SecretChangeRequired(
+                        _(
+                            "%(name)s's PIN is a temporary one: they must sign in and choose "
+                            "their own before approving anything."
+                        )
+                        % {"name": staff}
+                    )
                 elif role is not None:
                     audit(
                         actor=staff,
@@ -136,7 +158,8 @@ def pin_login(request, *, employee_number: str, pin: str) -> Staff:
 
 
 def staff_pin_unlock(*, staff_id: int, supervisor: Staff) -> Staff:
-    """A supervisor (or manager) lifts a PIN lock before it expires."""
+    """A supervisor (or manager) lifts a PIN lock before it expires (the PIN stays its
+    owner's: nobody learns it)."""
     require_role(supervisor, Role.SUPERVISOR, Role.MANAGER)
     with transaction.atomic():
         staff = Staff.objects.select_for_update(no_key=True).filter(pk=staff_id).first()
@@ -152,23 +175,4 @@ def staff_pin_unlock(*, staff_id: int, supervisor: Staff) -> Staff:
             subject=staff,
             data={"was_locked_until": was_locked_until.isoformat() if was_locked_until else None},
         )
-    return staff
-
-
-def staff_pin_set(*, staff_id: int, pin: str, actor: Staff) -> Staff:
-    """Set a PIN: a staff member their own, a manager anyone's. Clears any lock."""
-    pin = str(pin).strip()
-    if actor.pk != staff_id:
-        require_role(actor, Role.MANAGER)
-    if not pin.isdigit() or len(pin) not in PIN_LENGTHS:
-        raise CasinoError(_("A PIN is 4 to 8 digits."), code="pin_invalid")
-    with transaction.atomic():
-        staff = Staff.objects.select_for_update(no_key=True).filter(pk=staff_id).first()
-        if staff is None:
-            raise NotFound(_("No such staff member."))
-        staff.pin_hash = make_password(pin)
-        staff.failed_pin_attempts = 0
-        staff.pin_locked_until = None
-        staff.save(update_fields=["pin_hash", "failed_pin_attempts", "pin_locked_until"])
-        audit(actor=actor, code="casino.pin.set", subject=staff, data={})
     return staff

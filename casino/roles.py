@@ -1,4 +1,5 @@
-"""Roles are Django groups; a staff member may hold several (a supervisor can deal)."""
+"""Roles are Django groups; a staff member may hold several (a supervisor can deal), except a
+staff administrator, who holds that role alone."""
 
 from django.db import models
 from django.utils.translation import gettext
@@ -12,6 +13,16 @@ class Role(models.TextChoices):
     SUPERVISOR = "supervisor", _("supervisor")
     MANAGER = "manager", _("manager")
     AUDITOR = "auditor", _("auditor")
+    STAFF_ADMIN = "staff_admin", _("staff administrator")
+
+
+# A grant of one of these needs a second staff administrator's approval (casino.staffing).
+PRIVILEGED_ROLES = frozenset(
+    {Role.SUPERVISOR.value, Role.MANAGER.value, Role.AUDITOR.value, Role.STAFF_ADMIN.value}
+)
+# Whoever administers accounts holds no other role: no gaming or financial action, and no
+# way to hand oneself one (AGCO 1.19-1.26: privileged accounts limited and monitored).
+EXCLUSIVE_ROLES = frozenset({Role.STAFF_ADMIN.value})
 
 
 def role_names(staff) -> set[str]:

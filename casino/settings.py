@@ -66,6 +66,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "casino.middleware.StaffLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "casino.middleware.TemporarySecretMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -132,6 +133,9 @@ TABLES_MAX_TO_MIN_RATIOS = tuple(
 
 # Three wrong PINs lock a PIN for this long, unless a supervisor unlocks it first.
 PIN_LOCKOUT_MINUTES = int(os.environ.get("PIN_LOCKOUT_MINUTES", "15"))
+# An approver whose account the asker created, gave a role or a temporary password or PIN to
+# within this many days is not independent of the asker (casino.duties).
+SEPARATION_DAYS = int(os.environ.get("SEPARATION_DAYS", "30"))
 # The cookie a tablet keeps its own language in (it belongs to the table, not the person).
 DEVICE_LANGUAGE_COOKIE = "tapis_device_language"
 

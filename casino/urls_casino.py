@@ -10,4 +10,5 @@ urlpatterns = [
     path("language/device/", views.device_language_view, name="device_language"),
     path("language/mine/", views.my_language_view, name="my_language"),
     path("staff/locked-pins/", views.locked_pins_view, name="locked_pins"),
+    path("account/secrets/", views.change_secrets_view, name="change_secrets"),
 ]

@@ -1,12 +1,15 @@
+from django import forms
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import logout
+from django.contrib.auth import logout, update_session_auth_hash
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.views import redirect_to_login
 from django.http import JsonResponse
 from django.shortcuts import redirect, render, resolve_url
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views import csrf
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -15,26 +18,40 @@ from casino.errors import CasinoError
 from casino.middleware import SUPPORTED
 from casino.models import Staff
 from casino.pins import pin_login, staff_pin_unlock
-from casino.roles import Role
+from casino.roles import Role, has_role
+from casino.staffing import staff_secrets_change
 
-ALL_ROLES = (Role.DEALER, Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR)
+ALL_ROLES = (Role.DEALER, Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR, Role.STAFF_ADMIN)
 # A tablet's language outlives a shift: ten years.
 DEVICE_COOKIE_AGE = 10 * 365 * 24 * 3600
 
-login_view = public(
-    auth_views.LoginView.as_view(
-        template_name="casino/login.html", redirect_authenticated_user=True
-    )
-)
+
+def home_url(user) -> str:
+    """Where a sign-in lands: the floor, or the admin for a staff administrator (who holds
+    no floor role)."""
+    if has_role(user, Role.STAFF_ADMIN):
+        return resolve_url("admin:index")
+    return resolve_url(settings.LOGIN_REDIRECT_URL)
 
 
-def _next(request, default: str) -> str:
+class StaffLoginView(auth_views.LoginView):
+    template_name = "casino/login.html"
+    redirect_authenticated_user = True
+
+    def get_default_redirect_url(self):
+        return home_url(self.request.user)
+
+
+login_view = public(StaffLoginView.as_view())
+
+
+def _next(request, default: str | None = None) -> str:
     target = request.POST.get("next") or request.GET.get("next") or ""
     if url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return target
-    return resolve_url(default)
+    return resolve_url(default) if default else home_url(request.user)
 
 
 @public
@@ -57,7 +74,7 @@ def pin_login_view(request):
         except CasinoError as exc:
             error = exc.message
         else:
-            return redirect(_next(request, settings.LOGIN_REDIRECT_URL))
+            return redirect(_next(request))
     context = {
         "error": error,
         "employee_number": number,
@@ -95,7 +112,7 @@ def my_language_view(request):
         language = ""
     request.user.language = language
     request.user.save(update_fields=["language"])
-    return redirect(_next(request, settings.LOGIN_REDIRECT_URL))
+    return redirect(_next(request))
 
 
 @role_required(Role.SUPERVISOR, Role.MANAGER)
@@ -114,6 +131,81 @@ def locked_pins_view(request):
         return redirect("casino:locked_pins")
     locked = Staff.objects.filter(pin_locked_until__gt=timezone.now()).order_by("pin_locked_until")
     return render(request, "casino/locked_pins.html", {"locked": locked})
+
+
+class SecretsForm(forms.Form):
+    password = forms.CharField(
+        label=gettext_lazy("new password"),
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+    password_again = forms.CharField(
+        label=gettext_lazy("new password again"),
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+    pin = forms.CharField(
+        label=gettext_lazy("new PIN"),
+        required=False,
+        max_length=8,
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    pin_again = forms.CharField(
+        label=gettext_lazy("new PIN again"),
+        required=False,
+        max_length=8,
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+    def __init__(self, staff, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.staff = staff
+
+    def clean(self):
+        data = super().clean()
+        for name, temporary, what in (
+            ("password", self.staff.password_is_temporary, _("a new password")),
+            ("pin", self.staff.pin_is_temporary, _("a new PIN")),
+        ):
+            if data.get(name) != data.get(f"{name}_again"):
+                self.add_error(f"{name}_again", _("The two entries differ."))
+            elif temporary and not data.get(name):
+                self.add_error(name, _("Yours is temporary: choose %(what)s.") % {"what": what})
+        if not data.get("password") and not data.get("pin"):
+            raise forms.ValidationError(_("Choose a new password or a new PIN."))
+        return data
+
+
+@public
+@require_http_methods(["GET", "POST"])
+def change_secrets_view(request):
+    """A staff member chooses their own password and/or PIN; the only page a temporary one
+    opens (casino.middleware.TemporarySecretMiddleware). Checks its own credential: any
+    signed-in person, whatever their roles (a new account may hold none yet)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    form = SecretsForm(request.user, request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        try:
+            staff_secrets_change(
+                staff=request.user,
+                password=form.cleaned_data["password"] or None,
+                pin=form.cleaned_data["pin"] or None,
+            )
+        except CasinoError as exc:
+            form.add_error(None, exc.message)
+        else:
+            update_session_auth_hash(request, request.user)
+            messages.success(request, _("Your new password or PIN is saved."))
+            return redirect(_next(request))
+    return render(
+        request,
+        "casino/change_secrets.html",
+        {"form": form, "next": request.GET.get("next", request.POST.get("next", ""))},
+        status=400 if form.errors else 200,
+    )
 
 
 def csrf_failure(request, reason=""):

@@ -1,4 +1,5 @@
-"""What every progressive service shares: the clock, the ledger append and the cached totals.
+"""What every progressive service shares: the clock, the ledger append, the cached totals and
+the two-person check.
 
 It imports no other service module (the bank lock lives in services.posting).
 """
@@ -7,7 +8,10 @@ import datetime as dt
 
 from django.utils import timezone
 
+from casino import errors as casino_errors
 from casino.clock import stamp
+from casino.duties import require_independent
+from jackpot.errors import TwoPeopleRequired
 from jackpot.models import Bank, MeterEntry
 
 # The cached totals a service writes back; feed_seq belongs to jackpot.feed, which updates it.
@@ -25,6 +29,15 @@ TOTAL_FIELDS = [
     "ledger_seq",
     "hit_seq",
 ]
+
+
+def require_two_people(*, approver, asker, action: str, subject=None) -> None:
+    """casino.duties.require_independent, refused as the progressive's TwoPeopleRequired.
+    Call it before the service's transaction: the refusal is audited and committed."""
+    try:
+        require_independent(approver=approver, asker=asker, action=action, subject=subject)
+    except casino_errors.TwoPeopleRequired as exc:
+        raise TwoPeopleRequired(exc.message) from exc
 
 
 class When:

@@ -19,12 +19,17 @@ from jackpot.errors import (
     HitNotFound,
     HitNotVerified,
     JackpotError,
-    TwoPeopleRequired,
     UnknownLevel,
 )
 from jackpot.models import Bank, Hit, MeterEntry
 from jackpot.selectors import level_amount_cents
-from jackpot.services._base import When, append_entry, reset_to_seed, save_totals
+from jackpot.services._base import (
+    When,
+    append_entry,
+    require_two_people,
+    reset_to_seed,
+    save_totals,
+)
 from jackpot.services.parameters import apply_pending_change
 from jackpot.services.posting import bank_lock_and_post, lock_bank
 
@@ -156,9 +161,18 @@ def _hit_for_update(hit_id: int) -> Hit:
 def hit_verify(*, hit_id: int, supervisor) -> Hit:
     """A supervisor confirms a pending hit (cards, table, seat); it may then be paid.
 
-    Two people: the one who recorded the hit may not verify it.
+    Two people: the one who recorded the hit may not verify it, nor anyone not independent
+    of them (casino.duties).
     """
     require_role(supervisor, Role.SUPERVISOR)
+    recorded = Hit.objects.select_related("recorded_by").filter(pk=hit_id).first()
+    if recorded is not None:  # the recorder never changes: checked before the locks
+        require_two_people(
+            approver=supervisor,
+            asker=recorded.recorded_by,
+            action="jackpot.hit.verify",
+            subject=recorded,
+        )
     with transaction.atomic():
         hit = _hit_for_update(hit_id)
         if hit.state != Hit.State.PENDING:
@@ -166,8 +180,6 @@ def hit_verify(*, hit_id: int, supervisor) -> Hit:
                 _("hit #%(order)s is already %(state)s: nothing to verify")
                 % {"order": hit.order, "state": hit.get_state_display()}
             )
-        if hit.recorded_by_id == supervisor.pk:
-            raise TwoPeopleRequired(_("you recorded this hit: another supervisor must verify it"))
         hit.transition(to=Hit.State.VERIFIED)
         hit.verified_by, hit.verified_at = supervisor, timezone.now()
         hit.save(update_fields=["state", "verified_by", "verified_at"])

@@ -18,12 +18,17 @@ from jackpot.errors import (
     ContributionNotFound,
     InvalidAdjustment,
     JackpotError,
-    TwoPeopleRequired,
     WrongContributionAmount,
 )
 from jackpot.models import PPM, Bank, MeterEntry, PendingContribution
 from jackpot.selectors import bank_get
-from jackpot.services._base import When, append_entry, reset_to_seed, save_totals
+from jackpot.services._base import (
+    When,
+    append_entry,
+    require_two_people,
+    reset_to_seed,
+    save_totals,
+)
 from jackpot.services.posting import (  # noqa: F401  (split_contribution is re-exported)
     bank_lock_and_post,
     post_waiting,
@@ -267,13 +272,13 @@ def bank_adjust(
     overflow_after_cents: int | None = None,
 ) -> MeterEntry:
     """Set the meter (or reserve, or overflow) to a stated value: a malfunction correction or
-    an accounting transfer. Two managers: one asks, another approves (NJ 69D-1.52(f),
-    WAC 230-15-695). The entry keeps the reason, the values before and after, and both names.
+    an accounting transfer. Two managers: one asks, another, independent of the first,
+    approves (NJ 69D-1.52(f), WAC 230-15-695; casino.duties). The entry keeps the reason, the
+    values before and after, and both names.
     """
     require_role(requested_by, Role.MANAGER)
     require_role(approved_by, Role.MANAGER)
-    if requested_by.pk == approved_by.pk:
-        raise TwoPeopleRequired(_("an adjustment must be approved by a second manager"))
+    require_two_people(approver=approved_by, asker=requested_by, action="jackpot.meter.adjust")
     if not reason or not reason.strip():
         raise InvalidAdjustment(_("an adjustment needs a reason"))
     targets = {

@@ -1,5 +1,6 @@
-"""Parameter changes: one manager asks, another approves; they apply after the next
-top-level hit, or at once while the bank is closed (NY 5321.18(b)(4), NZ 1.28.3)."""
+"""Parameter changes: one manager asks, another, independent of the first, approves; they
+apply after the next top-level hit, or at once while the bank is closed (NY 5321.18(b)(4),
+NZ 1.28.3)."""
 
 import re
 
@@ -15,9 +16,9 @@ from jackpot.errors import (
     ParameterChangeClosed,
     ParameterChangeNotFound,
     ParameterChangePending,
-    TwoPeopleRequired,
 )
 from jackpot.models import PARAMETER_FIELDS, PPM, Bank, Hit, ParameterChange
+from jackpot.services._base import require_two_people
 from jackpot.services.posting import bank_lock_and_post
 
 _LEVEL_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
@@ -195,8 +196,17 @@ def parameter_change_request(
 
 
 def parameter_change_approve(*, change_id: int, manager) -> ParameterChange:
-    """A second manager approves; on a closed bank the change applies at once."""
+    """A second manager approves, independent of the requester (casino.duties); on a closed
+    bank the change applies at once."""
     require_role(manager, Role.MANAGER)
+    asked = ParameterChange.objects.select_related("requested_by").filter(pk=change_id).first()
+    if asked is not None:  # who asked never changes: checked before the locks, audited if refused
+        require_two_people(
+            approver=manager,
+            asker=asked.requested_by,
+            action="jackpot.parameters.approve",
+            subject=asked,
+        )
     with transaction.atomic():
         bank, change = _change_for_update(change_id)
         if change.state != ParameterChange.State.REQUESTED:
@@ -204,8 +214,6 @@ def parameter_change_approve(*, change_id: int, manager) -> ParameterChange:
                 _("parameter change #%(id)s is %(state)s: it cannot be approved")
                 % {"id": change.pk, "state": change.get_state_display()}
             )
-        if change.requested_by_id == manager.pk:
-            raise TwoPeopleRequired(_("a parameter change must be approved by a second manager"))
         change.state = ParameterChange.State.APPROVED
         change.approved_by, change.approved_at = manager, timezone.now()
         change.save(update_fields=["state", "approved_by", "approved_at"])

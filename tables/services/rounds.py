@@ -24,6 +24,8 @@ from django.utils.translation import gettext as _
 
 from casino.audit import audit
 from casino.clock import stamp
+from casino.duties import require_independent
+from casino.errors import TwoPeopleRequired
 from casino.models import Staff
 from casino.pins import pin_verify
 from casino.roles import Role, has_role
@@ -140,9 +142,9 @@ def _require_table_dealer(staff: Staff, table: Table) -> None:
         )
 
 
-def _approver(credentials, *, round_: Round, actor: Staff) -> Staff:
+def _approver(credentials, *, round_: Round, actor: Staff, action: str) -> Staff:
     """The supervisor whose PIN came with the request: never the round's dealer, never the
-    person at the tablet who asks (nobody satisfies a two-person rule alone)."""
+    person at the tablet who asks, nor anyone not independent of them (casino.duties)."""
     if not isinstance(credentials, dict) or not credentials.get("employee_number"):
         raise RoundRefused(
             _("A supervisor's employee number and PIN are needed for this."),
@@ -155,16 +157,23 @@ def _approver(credentials, *, round_: Round, actor: Staff) -> Staff:
         role=Role.SUPERVISOR,
     )
     dealing = current_dealer(round_.table)
-    forbidden = {round_.dealer_id, dealing.pk if dealing else None}
+    askers = {p.pk: p for p in (round_.dealer, dealing) if p is not None}
     if not has_role(actor, Role.SUPERVISOR):
-        forbidden.add(actor.pk)  # the dealer at the tablet asks; someone else approves
-    if supervisor.pk in forbidden:
-        raise RoundRefused(
-            _("%(name)s deals this round and cannot approve it: call another supervisor.")
-            % {"name": supervisor},
-            code="supervisor_is_dealer",
-            field="supervisor",
-        )
+        askers[actor.pk] = actor  # the dealer at the tablet asks; someone else approves
+    for asker in askers.values():
+        try:
+            require_independent(
+                approver=supervisor, asker=asker, action=action, subject=round_, by_pin=True
+            )
+        except TwoPeopleRequired as exc:
+            if supervisor.pk == asker.pk:
+                raise RoundRefused(
+                    _("%(name)s deals this round and cannot approve it: call another supervisor.")
+                    % {"name": supervisor},
+                    code="supervisor_is_dealer",
+                    field="supervisor",
+                ) from exc
+            raise RoundRefused(exc.message, code=exc.code, field="supervisor") from exc
     return supervisor
 
 
@@ -563,7 +572,7 @@ def round_void(
         raise NotFound(_("There is no round #%(id)s.") % {"id": round_id})
     if not has_role(actor, Role.SUPERVISOR):
         _require_table_dealer(actor, probe.table)
-    approver = _approver(supervisor, round_=probe, actor=actor)
+    approver = _approver(supervisor, round_=probe, actor=actor, action="tables.round.void")
     with transaction.atomic():
         round_ = _round_for_update(round_id)
         if (again := _remembered(scope, key, request)) is not None:
@@ -654,7 +663,7 @@ def round_correct(
     probe = Round.objects.select_related("table").filter(pk=round_id).first()
     if probe is None:
         raise NotFound(_("There is no round #%(id)s.") % {"id": round_id})
-    approver = _approver(supervisor, round_=probe, actor=actor)
+    approver = _approver(supervisor, round_=probe, actor=actor, action="tables.round.correct")
     with transaction.atomic():
         round_ = _round_for_update(round_id)
         if (again := _remembered(scope, key, request)) is not None:

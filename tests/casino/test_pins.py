@@ -6,8 +6,9 @@ from django.utils import timezone
 
 from casino.errors import PinLocked, PinRejected, RoleRequired
 from casino.models import AuditEntry, Staff
-from casino.pins import pin_verify, staff_pin_set, staff_pin_unlock
+from casino.pins import pin_verify, staff_pin_unlock
 from casino.roles import Role
+from casino.staffing import staff_secrets_change, staff_temporary_pin_set
 
 
 def codes() -> list[str]:
@@ -130,17 +131,21 @@ def test_pins_are_stored_hashed_with_the_production_hasher(db, settings):
     assert pin_verify(employee_number=staff.employee_number, pin="2468") == staff
 
 
-def test_a_manager_sets_a_pin_and_the_old_one_stops_working(dealer, manager):
-    staff_pin_set(staff_id=dealer.pk, pin="8642", actor=manager)
+def test_a_staff_member_sets_their_own_pin_and_the_old_one_stops_working(dealer):
+    staff_secrets_change(staff=dealer, pin="8642")
     with pytest.raises(PinRejected):
         pin_verify(employee_number=dealer.employee_number, pin="1234")
     assert pin_verify(employee_number=dealer.employee_number, pin="8642") == dealer
     assert "casino.pin.set" in codes()
 
 
-def test_a_dealer_cannot_set_someone_elses_pin(dealer, other_dealer):
+@pytest.mark.parametrize("role", [Role.DEALER, Role.SUPERVISOR, Role.MANAGER])
+def test_nobody_but_a_staff_administrator_sets_someone_elses_pin(role, other_dealer):
+    from tests.factories import make_staff
+
     with pytest.raises(RoleRequired):
-        staff_pin_set(staff_id=other_dealer.pk, pin="8642", actor=dealer)
+        staff_temporary_pin_set(staff_id=other_dealer.pk, pin="8642", actor=make_staff(role))
+    assert pin_verify(employee_number=other_dealer.employee_number, pin="1234") == other_dealer
 
 
 def test_the_tablet_login_page_logs_in_with_a_pin(client, dealer):

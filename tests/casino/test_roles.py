@@ -12,12 +12,20 @@ def perms(role: str) -> set[str]:
 
 def test_managers_configure_auditors_only_look_and_the_floor_has_no_admin(db):
     sync_role_permissions()
-    assert {"add_pit", "change_pit", "view_pit", "change_property", "add_staff"} <= perms("manager")
+    assert {"add_pit", "change_pit", "view_pit", "change_property", "view_staff"} <= perms(
+        "manager"
+    )
+    assert not {"add_staff", "change_staff"} & perms("manager")
     assert not any(p.startswith("delete_") for p in perms("manager"))
     assert "change_auditentry" not in perms("manager")
     assert {"view_pit", "view_auditentry", "view_staff"} <= perms("auditor")
     assert all(p.startswith("view_") for p in perms("auditor"))
     assert perms("dealer") == set() and perms("supervisor") == set()
+
+
+def test_staff_administrators_administer_accounts_and_nothing_else(db):
+    sync_role_permissions()
+    assert perms("staff_admin") == {"add_staff", "change_staff", "view_staff", "view_rolegrant"}
 
 
 def test_syncing_twice_changes_nothing(db):
@@ -41,7 +49,8 @@ def test_the_admin_door_follows_the_roles(db):
     assert dealer.is_staff is False
     manager = make_staff(Role.MANAGER)
     auditor = make_staff(Role.AUDITOR)
-    assert manager.is_staff and auditor.is_staff
+    staff_admin = make_staff(Role.STAFF_ADMIN)
+    assert manager.is_staff and auditor.is_staff and staff_admin.is_staff
     manager.groups.set([Group.objects.get(name="dealer")])
     manager.refresh_from_db()
     assert manager.is_staff is False
