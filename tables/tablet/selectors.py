@@ -9,6 +9,7 @@ from jackpot.feed import bank_levels, localize
 from tables.devices.selectors import TabletTable, tablet_table
 from tables.models import Table
 from tables.rules.machine import DECLARABLE
+from tables.rules.settle import VOIDING
 from tables.selectors import table_watch_snapshot
 
 #: Who may open any table's tablet to watch or help; a dealer opens only their own.
@@ -54,6 +55,8 @@ def tablet_page(table: Table, staff) -> dict:
         "round": round_json,
         "meter": meter_levels(table),
         "declarable": declarable_irregularities(),
+        # A correction restates the facts without the irregularities that void a round.
+        "voiding": sorted(irregularity.value for irregularity in VOIDING),
         "money": {
             "currency": currency,
             "symbol": SYMBOLS.get(currency, currency),

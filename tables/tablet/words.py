@@ -122,6 +122,26 @@ WORDS = {
     "approve_void": _("Approve the void"),
     "refuse_void": _("Refuse the void"),
     "void_reason": _("Void: %(reason)s"),
+    # corrections after settlement
+    "correct": _("Correction"),
+    "correction": _("Correct the settled round"),
+    "correction_help": _(
+        "Tap a place to enter its cards again, or a seat's decision; then the reason and the "
+        "supervisor's employee number and PIN."
+    ),
+    "correction_cards": _("Cards of %(place)s: tap %(count)s more."),
+    "correction_unchanged": _("Nothing changed yet."),
+    "correction_changes": _("Changed: %(places)s"),
+    "decision_of": _("Decision of seat %(seat)s"),
+    "reason": _("Reason for the correction"),
+    "send_correction": _("Send the correction"),
+    "corrections": _("Corrections"),
+    "correction_line": _(
+        "Correction %(number)s at %(time)s, approved by %(supervisor)s: %(reason)s"
+    ),
+    "correction_total": _("The correction: the dealer pays %(pays)s, collects %(collects)s"),
+    "corrected": _("corrected"),
+    "line": _("Seat %(seat)s · %(bet)s: %(net)s"),
     # the link
     "online": _("Connected"),
     "offline": _("Connection lost: taps are held until it returns"),

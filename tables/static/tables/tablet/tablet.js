@@ -33,6 +33,9 @@ let fetchDown = false;
 let retryTimer = null;
 let tap = null;
 let irregularityOpen = false;
+// A correction being prepared after settlement: the facts as the dealer restates them.
+// {round, board, dealer, seats: {n: {hole, play, fold}}, place, changed: [places]}
+let correction = null;
 // Measured by the e2e run: taps, and the time from a tap to the screen showing its answer.
 const metrics = (window.tabletMetrics = { taps: 0, timings: [] });
 
@@ -84,9 +87,23 @@ function seatOf(n) {
   return round ? round.seats.find((s) => s.seat === n) || null : null;
 }
 
+function cardsAt(place) {
+  if (!round) return [];
+  const facts = correcting() ? correction : null;
+  if (place === "board") return facts ? facts.board : round.board;
+  if (place === "dealer") return facts ? facts.dealer : round.dealer;
+  if (facts) return facts.seats[place] ? facts.seats[place].hole : [];
+  const seat = seatOf(Number(place));
+  return seat ? seat.hole : [];
+}
+
 function cardsOnTable() {
   if (!round) return new Set();
-  return new Set([...round.board, ...round.dealer, ...round.seats.flatMap((s) => s.hole)]);
+  return new Set(["board", "dealer", ...round.seats.map((s) => String(s.seat))].flatMap(cardsAt));
+}
+
+function correcting() {
+  return Boolean(correction && round && correction.round === round.id && round.stage === "settled");
 }
 
 function expectedPlaces() {
@@ -180,11 +197,13 @@ function render() {
   drawActions(dealing, step);
   drawSettlement(shown);
   drawVoid(dealing);
+  drawCorrection();
 
   if (step.seat) seatEl(step.seat).classList.add("next-step");
   if (step.place) $(`.place[data-place="${step.place}"]`).classList.add("next-step");
   if (step.action) $(`[data-action="${step.action}"]`).classList.add("next-step");
   if (step.element === "supervisor") $("[data-supervisor]").classList.add("next-step");
+  if (correcting() && correction.place) $(`.place[data-place="${correction.place}"]`).classList.add("next-step");
 
   if (round && round.stage === "showdown" && !places.length && !round.pending_void) loadPreview();
   if (tap && round && (round.id !== tap.id || round.seq > tap.seq)) {
@@ -195,13 +214,15 @@ function render() {
 }
 
 function drawHouse() {
-  drawCards($('.place[data-place="board"] [data-cards]'), round ? round.board : []);
-  drawCards($('.place[data-place="dealer"] [data-cards]'), round ? round.dealer : []);
+  drawCards($('.place[data-place="board"] [data-cards]'), cardsAt("board"));
+  drawCards($('.place[data-place="dealer"] [data-cards]'), cardsAt("dealer"));
+  const fixing = correcting();
+  const chosen = fixing ? correction.place : target;
   for (const node of $$(".place")) {
-    const expects = round && round.cards_expected[node.dataset.place] > 0;
+    const expects = fixing || (round && round.cards_expected[node.dataset.place] > 0);
     node.classList.toggle("expects", Boolean(expects));
-    node.classList.toggle("target", node.dataset.place === target);
-    node.setAttribute("aria-pressed", node.dataset.place === target ? "true" : "false");
+    node.classList.toggle("target", node.dataset.place === chosen);
+    node.setAttribute("aria-pressed", node.dataset.place === chosen ? "true" : "false");
     node.disabled = !expects;
   }
   const shown = settlementShown();
@@ -213,6 +234,10 @@ function drawHouse() {
 
 function seatStatus(seat) {
   if (!seat) return words.empty_seat;
+  if (correcting()) {
+    const fact = correction.seats[seat.seat];
+    return fact.fold ? words.folded : fill(words.play_bet, { multiple: fact.play.multiple });
+  }
   if (seat.fold) return words.folded;
   if (seat.play) return fill(words.play_bet, { multiple: seat.play.multiple });
   if (round.stage === "betting") return words.recorded;
@@ -244,7 +269,19 @@ function drawSeat(node, n, dealing, shown) {
   if (!editor.hidden) drawEditor(editor, n, seat);
 
   const decisions = $("[data-decisions]", node);
-  const actions = dealing && seat && !round.pending_void ? seat.actions : [];
+  if (seat && correcting()) {
+    drawCorrectedDecision(decisions, n);
+  } else {
+    drawDecisions(decisions, n, dealing && seat && !round.pending_void ? seat.actions : []);
+  }
+
+  const place = $(".place", node);
+  place.hidden = !(seat && (seat.hole.length || round.stage === "showdown"));
+  drawCards($("[data-cards]", place), cardsAt(String(n)));
+  drawPayout($("[data-payout]", node), n, shown);
+}
+
+function drawDecisions(decisions, n, actions) {
   decisions.replaceChildren(...actions.map((action) => el("button", {
     type: "button",
     class: `decision ${action.replace(":", "-")}`,
@@ -252,11 +289,131 @@ function drawSeat(node, n, dealing, shown) {
     "aria-label": fill(words.action_of, { seat: n, action: actionName(action) }),
     text: action.startsWith("bet:") ? `${action.split(":")[1]}x` : actionName(action),
   })));
+}
 
-  const place = $(".place", node);
-  place.hidden = !(seat && (seat.hole.length || round.stage === "showdown"));
-  drawCards($("[data-cards]", place), seat ? seat.hole : []);
-  drawPayout($("[data-payout]", node), n, shown);
+// --- a correction after settlement ------------------------------------------------------------
+
+// The Play a multiple stands for: the pre-flop multiples of the rules, 2x on the flop, 1x
+// on the river.
+function playOf(multiple) {
+  if (table.rules.preflop_multiples.includes(multiple)) return { street: "preflop", multiple };
+  return { street: multiple === 2 ? "flop" : "river", multiple };
+}
+
+function correctedDecisions() {
+  return ["fold", ...[...table.rules.preflop_multiples].sort((a, b) => b - a).map((m) => `bet:${m}`), "bet:2", "bet:1"];
+}
+
+function drawCorrectedDecision(decisions, n) {
+  const fact = correction.seats[n];
+  const now = fact.fold ? "fold" : `bet:${fact.play.multiple}`;
+  decisions.setAttribute("aria-label", fill(words.decision_of, { seat: n }));
+  decisions.replaceChildren(...correctedDecisions().map((action) => el("button", {
+    type: "button",
+    class: `decision ${action.replace(":", "-")}`,
+    "data-fix-decision": action,
+    "aria-pressed": action === now ? "true" : "false",
+    "aria-label": fill(words.action_of, { seat: n, action: actionName(action) }),
+    text: action.startsWith("bet:") ? `${action.split(":")[1]}x` : actionName(action),
+  })));
+}
+
+function startCorrection() {
+  correction = {
+    round: round.id,
+    board: [...round.board],
+    dealer: [...round.dealer],
+    seats: Object.fromEntries(round.seats.map((s) => [s.seat, { hole: [...s.hole], play: s.play, fold: !s.play }])),
+    place: null,
+    changed: [],
+  };
+  render();
+}
+
+function slotsOf(place) {
+  return place === "board" ? 5 : 2;
+}
+
+function correctPlace(place) {
+  correction.place = place;
+  if (place === "board") correction.board = [];
+  else if (place === "dealer") correction.dealer = [];
+  else correction.seats[place].hole = [];
+  if (!correction.changed.includes(place)) correction.changed.push(place);
+  render();
+}
+
+function correctCard(card) {
+  const place = correction.place;
+  const cards = cardsAt(place);
+  cards.push(card);
+  if (cards.length >= slotsOf(place)) correction.place = null;
+  render();
+}
+
+function correctDecision(n, action) {
+  const fact = correction.seats[n];
+  fact.fold = action === "fold";
+  fact.play = fact.fold ? null : playOf(Number(action.split(":")[1]));
+  const name = fill(words.decision_of, { seat: n });
+  if (!correction.changed.includes(name)) correction.changed.push(name);
+  render();
+}
+
+function drawCorrection() {
+  const form = $("[data-correction]");
+  form.hidden = !correcting();
+  if (form.hidden) return;
+  const state = correction.place
+    ? fill(words.correction_cards, { place: placeName(correction.place), count: slotsOf(correction.place) - cardsAt(correction.place).length })
+    : correction.changed.length
+      ? fill(words.correction_changes, { places: correction.changed.map((p) => (/^\d+$|^board$|^dealer$/.test(p) ? placeName(p) : p)).join(", ") })
+      : words.correction_unchanged;
+  $("[data-correction-state]").textContent = state;
+}
+
+function sendCorrection(form) {
+  const error = $("[data-correction-error]");
+  error.textContent = "";
+  if (correction.place) {
+    error.textContent = $("[data-correction-state]").textContent;
+    flash(error.textContent);
+    return;
+  }
+  const facts = {
+    board: correction.board,
+    dealer: correction.dealer,
+    irregularities: round.irregularities.filter((kind) => !page.voiding.includes(kind)).map((kind) => ({ kind })),
+    seats: round.seats.map((s) => {
+      const fact = correction.seats[s.seat];
+      const seat = { seat: s.seat, ante: s.ante, blind: s.blind, trips: s.trips, progressive: s.progressive, hole: fact.hole };
+      if (fact.fold) seat.fold = true;
+      else seat.play = fact.play;
+      return seat;
+    }),
+  };
+  send(`rounds/${round.id}/corrections`, {
+    reason: form.elements.reason.value.trim(),
+    supervisor: { employee_number: form.elements.employee_number.value.trim(), pin: form.elements.pin.value },
+    round: facts,
+  }, { label: words.send_correction, supervisor: true, correction: true });
+}
+
+function drawCorrections() {
+  const section = $("[data-corrections]");
+  const list = round && round.stage === "settled" ? round.corrections || [] : [];
+  section.hidden = !list.length;
+  $("[data-correction-list]").replaceChildren(...list.map((c) => {
+    const pays = c.lines.filter((l) => l.net > 0).reduce((sum, l) => sum + l.net, 0);
+    const collects = -c.lines.filter((l) => l.net < 0).reduce((sum, l) => sum + l.net, 0);
+    return el("li", { "data-correction-number": c.number },
+      el("p", { text: fill(words.correction_line, { number: c.number, time: clock(c.at), supervisor: c.supervisor ? c.supervisor.name : "", reason: c.reason }) }),
+      el("ul", {}, ...c.lines.map((l) => el("li", {
+        class: l.net > 0 ? "win" : "lose", "data-line-seat": l.seat, "data-line-bet": l.bet, "data-net": l.net,
+        text: fill(words.line, { seat: l.seat, bet: words[l.bet] || l.bet, net: `${l.net > 0 ? "+" : ""}${money(l.net)}` }),
+      }))),
+      el("p", { class: "correction-total", text: fill(words.correction_total, { pays: money(pays), collects: money(collects) }) }));
+  }));
 }
 
 function draftOf(n, seat) {
@@ -319,9 +476,12 @@ function drawPayout(node, n, shown) {
       el("dt", { text: words.cap }), el("dd", { text: money(-result.capped_cents) })));
   }
   const net = confirmed ? confirmed.net : result.net;
-  const heading = result.outcome
-    ? `${words[`outcome.${result.outcome}`]}${result.category ? ` · ${words[`cat.${result.category}`]}` : ""}`
-    : "";
+  const corrected = round.stage === "settled" && (round.corrections || []).some((c) => c.lines.some((l) => l.seat === n));
+  const heading = corrected
+    ? words.corrected
+    : result.outcome
+      ? `${words[`outcome.${result.outcome}`]}${result.category ? ` · ${words[`cat.${result.category}`]}` : ""}`
+      : "";
   node.replaceChildren(
     el("p", { class: "outcome", text: heading }),
     el("dl", {}, ...lines),
@@ -332,7 +492,7 @@ function drawPayout(node, n, shown) {
 
 function drawCardEntry(dealing, places) {
   const section = $("[data-card-entry]");
-  section.hidden = !(dealing && places.length && !round.pending_void);
+  section.hidden = correcting() ? !correction.place : !(dealing && places.length && !round.pending_void);
   if (section.hidden) return;
   const taken = cardsOnTable();
   for (const button of $$("[data-card]", section)) {
@@ -359,6 +519,7 @@ function drawActions(dealing, step) {
   }
   const declarable = round && !round.pending_void ? page.declarable[round.stage] || [] : [];
   show("irregularity", dealing && inProgress() && declarable.length > 0);
+  show("correct", (dealing || page.may_approve) && round && round.stage === "settled" && !correcting());
 }
 
 function drawSettlement(shown) {
@@ -374,13 +535,15 @@ function drawSettlement(shown) {
   let meter = 0;
   for (const seat of shown.seats) {
     const hit = hits.find((h) => h.seat === seat.seat);
+    // Once settled, each seat's payout (corrections included) is what the dealer pays.
+    const confirmed = round.stage === "settled" ? seatOf(seat.seat)?.payout : null;
     for (const bet of BETS) {
-      const net = seat.bets[bet] ? seat.bets[bet].net : 0;
+      const net = confirmed && bet in confirmed ? confirmed[bet] : seat.bets[bet] ? seat.bets[bet].net : 0;
       if (bet === "progressive" && hit) meter += hit.amount_cents;
       else if (net > 0) pays += net;
       else collects -= net;
     }
-    pays -= seat.capped_cents || 0;
+    pays -= confirmed ? confirmed.capped_cents || 0 : seat.capped_cents || 0;
   }
   $('[data-total="pays"]').textContent = money(pays);
   $('[data-total="pays"]').dataset.cents = pays;
@@ -395,6 +558,7 @@ function drawSettlement(shown) {
     if (envy > 0) lines.push(el("li", { class: "envy", text: fill(words.envy_line, { seat: seat.seat, amount: money(envy) }) }));
   }
   $("[data-hits]").replaceChildren(...lines);
+  drawCorrections();
 }
 
 function drawVoid(dealing) {
@@ -420,7 +584,9 @@ function drawVoid(dealing) {
 
 function adopt(next) {
   if (!next) return false;
-  const newer = !round || next.id > round.id || (next.id === round.id && next.seq > round.seq);
+  // A correction writes lines, not events: the same seq with one more correction is newer.
+  const more = (r) => (r.corrections || []).length;
+  const newer = !round || next.id > round.id || (next.id === round.id && (next.seq > round.seq || more(next) > more(round)));
   if (!newer) return false;
   round = next;
   if (round.stage !== "betting" || drafts.round !== round.id) drafts = { round: round.id, seats: {} };
@@ -489,7 +655,7 @@ function keep() {
   writeStore(localStorage, OUTBOX, outbox.filter((w) => !w.supervisor));
 }
 
-function send(path, body, { label, undo = null, supervisor = false } = {}) {
+function send(path, body, { label, undo = null, supervisor = false, correction: fixing = false } = {}) {
   // A tap made before the screen showed the previous tap's result would be judged on a
   // round that is no longer there: refuse it. One made after it is queued behind it.
   const seen = round ? `${round.id}:${round.seq}` : "";
@@ -499,12 +665,12 @@ function send(path, body, { label, undo = null, supervisor = false } = {}) {
   }
   if (supervisor && !(socketUp && !fetchDown)) {
     // A PIN is never held on the tablet: with the link down, the approval is refused here.
-    $("[data-supervisor-error]").textContent = words.offline;
+    $(fixing ? "[data-correction-error]" : "[data-supervisor-error]").textContent = words.offline;
     flash(words.offline);
     return;
   }
   tap = { t0: performance.now(), id: round ? round.id : null, seq: round ? round.seq : -1 };
-  outbox.push({ key: newKey(), path, body, label, undo, supervisor, seen, held: !(socketUp && !fetchDown) });
+  outbox.push({ key: newKey(), path, body, label, undo, supervisor, correction: fixing, seen, held: !(socketUp && !fetchDown) });
   keep();
   if (outbox[outbox.length - 1].held) flash(fill(words.queued, { step: label }), "held");
   flush();
@@ -551,7 +717,10 @@ function answered(write, answer) {
   const error = body && body.error;
   if (status === 200 || status === 201) {
     flash("");
-    if (write.supervisor) $("[data-supervisor]").reset();
+    if (write.correction) {
+      correction = null;
+      $("[data-correction]").reset();
+    } else if (write.supervisor) $("[data-supervisor]").reset();
     lastEntry = write.undo && body ? { ...write.undo, round: body.id, seq: body.seq } : lastEntry;
     writeStore(sessionStorage, UNDO, lastEntry);
     if (write.undo && write.undo.kind === "wagers" && drafts.seats[write.undo.seat]) drafts.seats[write.undo.seat].dirty = false;
@@ -563,7 +732,7 @@ function answered(write, answer) {
     adopt(body.round);
     return;
   }
-  if (error && write.supervisor) $("[data-supervisor-error]").textContent = error.message;
+  if (error && write.supervisor) $(write.correction ? "[data-correction-error]" : "[data-supervisor-error]").textContent = error.message;
   flash(error ? error.message : fill(words.server_error, { status }));
   if (body && body.round) adopt(body.round);
   else render();
@@ -577,6 +746,11 @@ function undoable() {
 // --- taps ----------------------------------------------------------------------------------
 
 function enterCard(card) {
+  if (correcting() && correction.place) {
+    if (cardsOnTable().has(card)) flash(fill(words.card_taken, { card }));
+    else correctCard(card);
+    return;
+  }
   if (!round || !target) {
     flash(words.no_card_expected);
     return;
@@ -653,6 +827,10 @@ function onClick(e) {
     draft.progressive = !draft.progressive;
     draft.dirty = true;
     render();
+  } else if (button.dataset.place && correcting()) {
+    correctPlace(button.dataset.place);
+  } else if (button.dataset.fixDecision) {
+    correctDecision(n, button.dataset.fixDecision);
   } else if (button.dataset.place) {
     target = button.dataset.place;
     render();
@@ -673,6 +851,11 @@ function onClick(e) {
     } else if (action === "cancel-irregularity") {
       irregularityOpen = false;
       render();
+    } else if (action === "correct") startCorrection();
+    else if (action === "cancel-correction") {
+      correction = null;
+      $("[data-correction]").reset();
+      render();
     }
   }
 }
@@ -682,6 +865,8 @@ function onSubmit(e) {
   const form = e.target;
   if (form.matches("[data-wager-editor]")) {
     recordWagers(Number(form.closest(".seat").dataset.seat));
+  } else if (form.matches("[data-correction]")) {
+    sendCorrection(form);
   } else if (form.matches("[data-supervisor]")) {
     const kind = e.submitter ? e.submitter.value : "void_approved";
     $("[data-supervisor-error]").textContent = "";
