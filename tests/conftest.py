@@ -28,6 +28,17 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
+def pytest_configure(config):
+    """No connection pool in the test process. tests/e2e serves the application from a thread
+    of this process and pytest-django flushes the database around each browser test; pool
+    connections checked out by that server's short-lived threads were not all returned, and
+    after some tests the pool was empty (PoolTimeout). The pooled path is what the real
+    servers use: the recovery test's uvicorn and simulate_floor's `make serve`."""
+    from django.conf import settings
+
+    settings.DATABASES["default"].get("OPTIONS", {}).pop("pool", None)
+
+
 def pytest_runtest_setup(item):
     if item.get_closest_marker("postgres") and connection.vendor != "postgresql":
         _missing("needs PostgreSQL: set DATABASE_URL=postgres://...")
