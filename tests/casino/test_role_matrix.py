@@ -1,0 +1,205 @@
+"""Who may do what, cell by cell: each row of ROLE_MATRIX is tried by a person holding each
+role alone, through the service itself or, for a page, its view. The README's role matrix
+is this same data (test_the_readme_shows_this_matrix)."""
+
+import pathlib
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from casino import staffing
+from casino.errors import RoleRequired
+from casino.pins import pin_verify, staff_pin_unlock
+from casino.roles import Role
+from jackpot import services
+from jackpot.models import MeterReading
+from tests.factories import make_staff
+from tests.jackpot.factories import hit, make_bank
+
+D, S, M, A, X = Role.DEALER, Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR, Role.STAFF_ADMIN
+COLUMNS = [D, S, M, A, X]
+PASSWORD = "Fresh-Felt-2026!"
+
+
+class World:
+    """The things an attempt acts on, made on first use by people other than the tester."""
+
+    def __init__(self):
+        self._made = {}
+
+    def _once(self, name, make):
+        if name not in self._made:
+            self._made[name] = make()
+        return self._made[name]
+
+    @property
+    def bank(self):
+        return self._once("bank", lambda: make_bank(manager=self.other(M)))
+
+    def other(self, role):
+        return self._once(f"other-{role}", lambda: make_staff(role))
+
+    @property
+    def colleague(self):
+        return self._once("colleague", lambda: make_staff(D))
+
+
+def service(call):
+    """A service attempt: refused means RoleRequired; any other error fails the test."""
+
+    def attempt(person, world):
+        try:
+            call(person, world)
+        except RoleRequired:
+            return False
+        return True
+
+    return attempt
+
+
+def page(url_name, *args):
+    """A page attempt: the page opens (200) or it is refused (403, or the login)."""
+
+    def attempt(person, world):
+        client = Client()
+        client.force_login(person)
+        response = client.get(reverse(url_name, args=args))
+        assert response.status_code in (200, 302, 403), response.status_code
+        return response.status_code == 200
+
+    return attempt
+
+
+def _hit_record(person, world):
+    hit(world.bank, person)
+
+
+def _hit_verify(person, world):
+    won = hit(world.bank, world.other(D))
+    services.hit_verify(hit_id=won.pk, supervisor=person)
+
+
+def _approve_by_pin(person, world):
+    pin_verify(employee_number=person.employee_number, pin="1234", role=S)
+
+
+def _unlock(person, world):
+    staff_pin_unlock(staff_id=world.colleague.pk, supervisor=person)
+
+
+def _parameters_request(person, world):
+    services.parameter_change_request(
+        bank_id=world.bank.pk, params={"reset_cents": 20_000}, reason="matrix", manager=person
+    )
+
+
+def _parameters_approve(person, world):
+    change = services.parameter_change_request(
+        bank_id=world.bank.pk,
+        params={"reset_cents": 20_000},
+        reason="matrix",
+        manager=world.other(M),
+    )
+    services.parameter_change_approve(change_id=change.pk, manager=person)
+
+
+def _adjust(person, world):
+    services.bank_adjust(
+        bank_id=world.bank.pk,
+        meter_after_cents=12_000,
+        reason="matrix",
+        requested_by=world.other(M),
+        approved_by=person,
+    )
+
+
+def _reading(person, world):
+    services.meter_reading_take(
+        bank_id=world.bank.pk, reason=MeterReading.Reason.MANUAL, actor=person
+    )
+
+
+def _staff_create(person, world):
+    staffing.staff_create(username="newcomer", roles=[D], password=PASSWORD, actor=person)
+
+
+def _grant_request(person, world):
+    staffing.role_grant_request(staff_id=world.colleague.pk, role=S, actor=person)
+
+
+def _grant_approve(person, world):
+    grant = staffing.role_grant_request(staff_id=world.colleague.pk, role=S, actor=world.other(X))
+    staffing.role_grant_approve(grant_id=grant.pk, approver=person)
+
+
+def _temporary_secrets(person, world):
+    staffing.staff_temporary_password_set(
+        staff_id=world.colleague.pk, password=PASSWORD, actor=person
+    )
+    staffing.staff_temporary_pin_set(staff_id=world.colleague.pk, pin="8642", actor=person)
+
+
+def _deactivate(person, world):
+    staffing.staff_deactivate(staff_id=world.colleague.pk, actor=person)
+
+
+def _own_secrets(person, world):
+    staffing.staff_secrets_change(staff=person, password=PASSWORD, pin="8642")
+
+
+# action (as the README says it) -> (roles that may, how it is tried)
+ROLE_MATRIX = {
+    "Open the floor pages (`/tables/`)": ({D, S, M, A}, page("tables:table_list")),
+    "Record a progressive hit (`hit_record`)": ({D, S}, service(_hit_record)),
+    "Verify someone else's hit (`hit_verify`)": ({S}, service(_hit_verify)),
+    "Approve a void or a correction with one's PIN": ({S}, service(_approve_by_pin)),
+    "Unlock a locked PIN (`/staff/locked-pins/`)": ({S, M}, service(_unlock)),
+    "Take a meter reading (`meter_reading_take`)": ({S, M, A}, service(_reading)),
+    "Ask for a parameter change (`parameter_change_request`)": ({M}, service(_parameters_request)),
+    "Approve someone else's parameter change": ({M}, service(_parameters_approve)),
+    "Approve someone else's meter adjustment (`bank_adjust`)": ({M}, service(_adjust)),
+    "Configure in the admin (pits, tables, banks...)": ({M}, page("admin:casino_pit_add")),
+    "Read the audit log (admin)": ({M, A}, page("admin:casino_auditentry_changelist")),
+    "Enter the admin (`/admin/`)": ({M, A, X}, page("admin:index")),
+    "Add staff (`staff_create`, admin)": ({X}, service(_staff_create)),
+    "Add staff page (admin)": ({X}, page("admin:casino_staff_add")),
+    "Ask for a role grant (`role_grant_request`)": ({X}, service(_grant_request)),
+    "Approve someone else's role grant (`role_grant_approve`)": ({X}, service(_grant_approve)),
+    "Set a temporary password or PIN": ({X}, service(_temporary_secrets)),
+    "Deactivate or reactivate an account": ({X}, service(_deactivate)),
+    "Choose one's own password and PIN (`/account/secrets/`)": (
+        {D, S, M, A, X},
+        service(_own_secrets),
+    ),
+}
+
+CELLS = [(action, role) for action in ROLE_MATRIX for role in COLUMNS]
+
+
+@pytest.mark.parametrize("action, role", CELLS, ids=[f"{a[:40]}-{r}" for a, r in CELLS])
+def test_each_role_may_do_exactly_what_the_matrix_says(db, casino_property, action, role):
+    allowed, attempt = ROLE_MATRIX[action]
+    person = make_staff(role, pin="1234")
+    assert attempt(person, World()) is (role in allowed), f"{role}: {action}"
+
+
+def _readme_matrix() -> dict[str, set[str]]:
+    text = (pathlib.Path(__file__).parents[2] / "README.md").read_text()
+    block = text.split("<!-- role-matrix -->")[1].split("<!-- /role-matrix -->")[0]
+    rows = [line for line in block.splitlines() if line.startswith("| ")]
+    header = [cell.strip() for cell in rows[0].strip("|").split("|")]
+    found = {}
+    for line in rows[1:]:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        found[cells[0]] = {header[i] for i, cell in enumerate(cells) if i and cell == "✓"}
+    return found, header
+
+
+def test_the_readme_shows_this_matrix():
+    found, header = _readme_matrix()
+    assert header[1:] == [f"`{r}`" for r in COLUMNS]
+    by_column = {f"`{r}`": r for r in COLUMNS}
+    assert {action: {by_column[c] for c in cols} for action, cols in found.items()} == {
+        action: {str(r) for r in roles} for action, (roles, _attempt) in ROLE_MATRIX.items()
+    }
