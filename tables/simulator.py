@@ -123,8 +123,7 @@ def floor_prepare(count: int) -> list[SimTable]:
                 employee_number=number,
                 first_name="Sim",
                 last_name=f"Dealer {index}",
-                actor=manager,
-            )
+            )  # created at the console, as `load_demo` creates the demo staff
             created.append(f"dealer {username} (employee {number}, PIN {number})")
         dealing = current_dealer(table)
         if dealing is None or dealing.pk != dealer.pk:

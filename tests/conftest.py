@@ -56,6 +56,19 @@ def pytest_runtest_setup(item):
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the project's language: a request made in the test's thread (the
+    test client, or the e2e server's sync thread) activates its reader's language and Django
+    leaves it active in that thread afterwards."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _embedded_layers(request, settings):
     """Unit tests use the in-memory channel layer and eager Celery even where REDIS_URL is set;
     tests marked `redis` configure Redis themselves."""

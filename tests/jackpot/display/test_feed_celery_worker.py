@@ -22,6 +22,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.db import connection, connections
+from kombu import pools as kombu_pools
 
 from casino.asgi import application
 from casino.celery import app as celery_app
@@ -129,9 +130,12 @@ def celery_worker_process(transactional_db, tmp_path):
 
 def use_broker(url: str) -> None:
     # The app caches its broker connection pools: drop them so the next publish uses `url`.
-    for pool in (celery_app._pool, celery_app.amqp._producer_pool):
-        if pool is not None:
-            pool.force_close_all()
+    # Its producer pool lives in kombu's global registry, which keeps a closed pool under its
+    # broker's key: reset the registry too, or a later test's publish meets "Acquire on
+    # closed pool" (eager tasks acquire a producer as well).
+    if celery_app._pool is not None:
+        celery_app._pool.force_close_all()
+    kombu_pools.reset()
     celery_app.conf.broker_url = url
     celery_app._pool = None
     celery_app.amqp._producer_pool = None
