@@ -8,7 +8,6 @@ layer, and the display socket connected in the test process hears the committed 
 
 import asyncio
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -31,6 +30,7 @@ from jackpot.display_tokens import display_token_issue
 from jackpot.models import Bank
 from tests.conftest import TEST_REDIS_URL
 from tests.jackpot.factories import make_bank
+from tests.processes import stop_group
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -101,16 +101,7 @@ class WorkerProcess:
         return text in self.log()
 
     def stop(self) -> None:
-        for sig, grace in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
-            try:
-                os.killpg(self.process.pid, sig)
-            except ProcessLookupError:
-                return
-            try:
-                self.process.wait(timeout=grace)
-                return
-            except subprocess.TimeoutExpired:
-                continue
+        stop_group(self.process, grace=10)
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from django.db import connection
 from jackpot.models import PendingContribution
 from jackpot.services import bank_reconcile
 from tables.models import IdempotentWrite, Round, RoundEvent
+from tests.processes import stop_group
 from tests.tables.rounds.conftest import SUPERVISOR_PIN
 from tests.tables.rounds.http_client import ApiClient, Tablet, wait_until_answers
 
@@ -115,18 +116,7 @@ class Server:
         self.process.wait(timeout=10)
 
     def stop(self) -> None:
-        for sig, grace in ((signal.SIGTERM, 5), (signal.SIGKILL, 5)):
-            if not self.alive():
-                return
-            try:
-                os.killpg(self.pid, sig)
-            except ProcessLookupError:
-                return
-            try:
-                self.process.wait(timeout=grace)
-                return
-            except subprocess.TimeoutExpired:
-                continue
+        stop_group(self.process, grace=5)
 
 
 @pytest.fixture
