@@ -80,7 +80,10 @@ def readings_take_at_shift_change() -> list[MeterReading]:
 
 
 def bank_reconcile(*, bank_id: int) -> list[ReconciliationAlert]:
-    """Recompute the bank's totals from its ledger; raise an alert for each difference.
+    """Recompute the bank's totals from its ledger: every difference found now, each as its
+    open alert (raised, logged and audited the first time it is seen; a run that finds it
+    again reports the same alert, so a second run never says the bank agrees while it
+    does not).
 
     Lock-free: the bank row is read first, then the ledger up to the row's ledger_seq. Every
     entry up to that number was committed with (or before) the row we read. Waiting
@@ -108,8 +111,9 @@ def bank_reconcile(*, bank_id: int) -> list[ReconciliationAlert]:
                 ledger_value=ledger_value,
                 cached_value=cached_value,
                 resolved_at__isnull=True,
-            ).exists()
-            if already:
+            ).first()
+            if already is not None:
+                alerts.append(already)
                 continue
             alert = ReconciliationAlert.objects.create(
                 bank=bank,

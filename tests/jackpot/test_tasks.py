@@ -85,6 +85,16 @@ def test_reconciliation_raises_an_alert_when_the_meter_differs_from_the_ledger(
     assert ReconciliationAlert.objects.count() == 1
 
 
+def test_every_run_reports_a_difference_still_open_and_raises_it_once(bank, dealer):
+    contribute(bank, dealer, ref="a")
+    Bank.objects.filter(pk=bank.pk).update(meter_cents=F("meter_cents") + 500)  # a defect
+    (first,) = services.bank_reconcile(bank_id=bank.pk)
+    (again,) = services.bank_reconcile(bank_id=bank.pk)  # still wrong: still reported
+    assert again == first and ReconciliationAlert.objects.count() == 1
+    assert AuditEntry.objects.filter(code="jackpot.reconciliation.alert").count() == 1
+    assert tasks.reconcile_banks.apply().get() == 1
+
+
 def test_a_manager_resolves_an_alert_with_a_note(bank, manager):
     Bank.objects.filter(pk=bank.pk).update(reserve_cents=7)
     (alert,) = services.bank_reconcile(bank_id=bank.pk)
