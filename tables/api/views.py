@@ -19,7 +19,6 @@ from casino.roles import Role, role_names
 from tables import selectors
 from tables.api.openapi import OPENAPI
 from tables.errors import NotFound, RoundRefused
-from tables.rules.errors import RulesError
 from tables.services import rounds as services
 from tables.snapshots import round_snapshot, staff_ref
 
@@ -178,12 +177,7 @@ def round_events_view(request, round_id: int):
 @require_http_methods(["GET"])
 @answers_json
 def settlement_view(request, round_id: int):
-    round_ = _round(round_id)
-    try:
-        preview = services.settlement_preview(round_)
-    except RulesError as exc:
-        raise services.refusal(exc) from None
-    return JsonResponse(preview)
+    return JsonResponse(services.settlement_preview(_round(round_id)))
 
 
 @role_required(*AT_THE_TABLE)

@@ -180,15 +180,19 @@ def _approver(credentials, *, round_: Round, actor: Staff, action: str) -> Staff
 # --- the round and its replay --------------------------------------------------------------
 
 
-def _round_for_update(round_id) -> Round:
+def _round(round_id, *, for_update: bool = False) -> Round:
+    """The round, locked until commit when `for_update`; NotFound when there is none."""
+    rounds = Round.objects.select_related("table", "dealer")
+    if for_update:
+        rounds = rounds.select_for_update(of=("self",))
     try:
-        return (
-            Round.objects.select_for_update(of=("self",))
-            .select_related("table", "dealer")
-            .get(pk=round_id)
-        )
+        return rounds.get(pk=round_id)
     except (Round.DoesNotExist, ValueError, TypeError):
         raise NotFound(_("There is no round #%(id)s.") % {"id": round_id}) from None
+
+
+def _round_for_update(round_id) -> Round:
+    return _round(round_id, for_update=True)
 
 
 def rules_of(round_: Round) -> RuleSet:
@@ -567,9 +571,7 @@ def round_void(
     if (again := _remembered(scope, key, request)) is not None:
         return again
     require_role(actor, Role.DEALER, Role.SUPERVISOR)
-    probe = Round.objects.select_related("table").filter(pk=round_id).first()
-    if probe is None:
-        raise NotFound(_("There is no round #%(id)s.") % {"id": round_id})
+    probe = _round(round_id)
     if not has_role(actor, Role.SUPERVISOR):
         _require_table_dealer(actor, probe.table)
     approver = _approver(supervisor, round_=probe, actor=actor, action="tables.round.void")
@@ -629,7 +631,10 @@ def settlement_preview(round_: Round) -> dict:
     bank = None
     if any(s.progressive for s in state.seats):
         bank = Bank.objects.filter(pk=round_.bank_id).first()
-    output = settle(settlement_input(state, meter=_meter(bank)), rules_of(round_)).to_json()
+    try:
+        output = settle(settlement_input(state, meter=_meter(bank)), rules_of(round_)).to_json()
+    except RulesError as exc:  # not at showdown yet, or cards still to come
+        raise refusal(exc) from None
     return {**output, "provisional": True}
 
 
@@ -660,9 +665,7 @@ def round_correct(
             code="bad_input",
             field="round",
         )
-    probe = Round.objects.select_related("table").filter(pk=round_id).first()
-    if probe is None:
-        raise NotFound(_("There is no round #%(id)s.") % {"id": round_id})
+    probe = _round(round_id)
     approver = _approver(supervisor, round_=probe, actor=actor, action="tables.round.correct")
     with transaction.atomic():
         round_ = _round_for_update(round_id)

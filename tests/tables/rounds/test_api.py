@@ -287,3 +287,10 @@ def test_every_round_endpoint_stays_within_its_query_budget(
         assert reader.get(f"/api/rounds/{rid}/export").status_code == 200
     with django_assert_max_num_queries(10):
         assert reader.get(f"/api/tables/{table.pk}/recall").status_code == 200
+
+
+def test_the_settlement_preview_before_showdown_is_refused_in_the_engines_words(table, dealer):
+    tablet = Tablet(dealer)
+    tablet.open(table.pk)
+    answer = tablet.get(f"/api/rounds/{tablet.round['id']}/settlement")
+    assert answer.status_code == 400 and answer.json()["error"]["code"] == "not_ready"
