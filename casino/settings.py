@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "casino",
     "jackpot",
     "tables",
+    "tables.pit",
+    "tables.accounting",
 ]
 
 MIDDLEWARE = [

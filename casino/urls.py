@@ -7,4 +7,6 @@ urlpatterns = [
     path("", include("casino.urls_casino")),
     path("", include("tables.urls")),
     path("", include("jackpot.urls")),
+    path("pit/", include("tables.pit.urls")),
+    path("reports/", include("tables.accounting.urls")),
 ]

@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class AccountingConfig(AppConfig):
+    """Table accounting and reports: inventories, fills and credits, drop, win and hold,
+    theoretical win. It reads tables and jackpot, nothing reads it."""
+
+    name = "tables.accounting"
+    label = "accounting"
+    verbose_name = _("Table accounting")

@@ -1,0 +1,1 @@
+"""Alerts raised from the services' signals (filled in with the alerts)."""
