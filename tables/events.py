@@ -1,0 +1,15 @@
+"""What happened at the tables, for whoever sits above them (the pit's alerts, the reports).
+
+Sent after commit (`casino.live.after_commit`); `tables` never learns who listens.
+"""
+
+from django.dispatch import Signal
+
+# kwargs: round_id
+round_settled = Signal()
+# The dealer declared an irregularity: the round waits for a supervisor. kwargs: round_id
+void_requested = Signal()
+# kwargs: round_id, approved (bool)
+void_decided = Signal()
+# kwargs: correction_id, round_id
+round_corrected = Signal()
