@@ -1,6 +1,9 @@
-"""`python -m tables.rules`: settle a round from JSON (`settle FILE|-`), or run the benchmark.
+"""`python -m tables.rules`: settle a round from JSON (`settle FILE|-`), the exact math of a
+paytable (`math --trips C`, `math --progressive FILE --meter CENTS`, `math --envy FILE`,
+`math --counts`; `--json` for JSON), or run the benchmark.
 
-Exit codes: 0 when a round is settled (a void round included), 2 when the input is wrong (the
+Exit codes: 0 when a round is settled (a void round included) or the math is printed (even
+for a table it refuses: the findings say why), 2 when the input is wrong (the
 error is one JSON object `{"error": {"code", "message"}}` on standard output, so scripts read
 one stream), 1 when the engine itself fails.
 """
@@ -86,6 +89,29 @@ def _parser() -> argparse.ArgumentParser:
     )
     settle.add_argument("file", metavar="FILE", help="the round as JSON, or - for standard input")
     commands.add_parser("bench", help="measure the evaluator and settlement speed", add_help=False)
+    math = commands.add_parser(
+        "math",
+        help="the exact math of a paytable (house edge, return, break-even meter, Envy cost)",
+        description=(
+            "The exact math of a paytable from the exact 5- and 7-card hand counts. A paytable"
+            " is a JSON file {category: value} (- for standard input); --trips also takes a"
+            ' preset letter (A-D), --progressive and --envy the word "default" (the spec\'s).'
+        ),
+    )
+    which = math.add_mutually_exclusive_group(required=True)
+    which.add_argument("--trips", metavar="PRESET|FILE", help="a Trips paytable")
+    which.add_argument("--progressive", metavar="FILE", help="a progressive paytable")
+    which.add_argument("--envy", metavar="FILE", help="an Envy paytable (amounts in cents)")
+    which.add_argument("--counts", action="store_true", help="the 5- and 7-card hand counts")
+    math.add_argument("--meter", type=int, metavar="CENTS", help="the meter (progressive)")
+    math.add_argument("--reset", type=int, metavar="CENTS", help="the bank's reset amount")
+    math.add_argument(
+        "--wager", type=int, default=100, metavar="CENTS", help="the progressive wager (100)"
+    )
+    math.add_argument(
+        "--min-wager", type=int, default=0, metavar="CENTS", help="the Envy minimum wager (0)"
+    )
+    math.add_argument("--json", action="store_true", help="print JSON instead of a table")
     return parser
 
 
@@ -99,4 +125,8 @@ def main(
 
         return bench_main(args[1:])
     parsed = _parser().parse_args(args)
+    if parsed.command == "math":
+        from .mathcli import run_math
+
+        return run_math(parsed, out, sys.stdin if stdin is None else stdin)
     return _settle(parsed.file, out, sys.stdin if stdin is None else stdin)

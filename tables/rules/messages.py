@@ -145,6 +145,27 @@ MESSAGES: Mapping[str, str] = {
     ),
     "paytable.percent_range": gettext_noop("%(value)s is outside 0%% to 100%% of the meter"),
     "paytable.negative_odds": gettext_noop("%(value)s is negative: odds are N:M with N, M >= 0"),
+    # the math of a paytable (paymath.check_paytable): refused, then warned
+    "paytable.pays_nothing": gettext_noop(
+        "%(category)s: %(value)s pays nothing; leave the line out"
+    ),
+    "paytable.odds_too_low": gettext_noop(
+        "%(category)s: %(value)s pays less than %(bound)s, too little for a winning line"
+    ),
+    "paytable.odds_too_high": gettext_noop(
+        "%(category)s: %(value)s pays more than %(bound)s; that line alone would give back"
+        " more than everything staked on the bet"
+    ),
+    "paytable.no_winning_line": gettext_noop("the %(table)s paytable has no winning line"),
+    "paytable.player_edge": gettext_noop(
+        "the player has the edge: this table pays back %(edge)s%% more than is staked"
+    ),
+    "paytable.far_from_presets": gettext_noop(
+        "%(category)s: %(value)s is far from the presets (more than twice or less than half"
+        " of what they pay)"
+    ),
+    "paytable.not_in_presets": gettext_noop("%(category)s: no preset pays this hand"),
+    "paytable.out_of_order": gettext_noop("%(category)s pays more than %(better)s, a better hand"),
     # the round's state machine
     "event.unknown": gettext_noop("%(value)s is not an event (one of %(kinds)s)"),
     "event.unknown_fields": gettext_noop("%(event)s: unknown field %(fields)s"),
@@ -245,6 +266,17 @@ TERMS: Mapping[str, str] = {
     "trips": pgettext("rules engine", "trips"),
     "progressive": pgettext("rules engine", "progressive"),
     "envy": pgettext("rules engine", "envy"),
+    # hand categories
+    "royal_flush": pgettext("rules engine", "royal flush"),
+    "straight_flush": pgettext("rules engine", "straight flush"),
+    "four_of_a_kind": pgettext("rules engine", "four of a kind"),
+    "full_house": pgettext("rules engine", "full house"),
+    "flush": pgettext("rules engine", "flush"),
+    "straight": pgettext("rules engine", "straight"),
+    "three_of_a_kind": pgettext("rules engine", "three of a kind"),
+    "two_pair": pgettext("rules engine", "two pair"),
+    "pair": pgettext("rules engine", "pair"),
+    "high_card": pgettext("rules engine", "high card"),
     # decisions
     "check": pgettext("rules engine", "check"),
     "fold": pgettext("rules engine", "fold"),
@@ -264,7 +296,7 @@ TERMS: Mapping[str, str] = {
 #: decision (`bet:`).
 TERM_PARAMS = frozenset(
     {"stage", "stages", "street", "place", "places", "reason", "irregularity", "bet", "table"}
-    | {"step", "action", "actions"}
+    | {"step", "action", "actions", "category", "better"}
 )
 #: List parameters read as alternatives ("3x or 4x"), with how each item is written; the
 #: other lists are joined with commas.

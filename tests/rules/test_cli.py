@@ -129,3 +129,114 @@ def test_main_can_be_called_in_process(capsys, tmp_path):
     round_file.write_text(json.dumps(spec_input()))
     assert main(["settle", str(round_file)]) == 0
     assert json.loads(capsys.readouterr().out) == SPEC_OUTPUT
+
+
+# --- math --------------------------------------------------------------------------------------
+
+
+def test_math_trips_prints_the_house_edge_of_a_preset():
+    code, out, err = run("math", "--trips", "C")
+    assert (code, err) == (0, "")
+    assert "house edge:    3.4979 % of the Trips bet" in out
+    assert "hit frequency: 15.2700 %" in out
+    assert "royal flush" in out and "4,324" in out
+
+
+def test_math_trips_json_gives_exact_fractions_and_percentages():
+    code, out, _ = run("math", "--trips", "A", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["house_edge"]["percent"] == "0.9018"
+    numerator, denominator = map(int, data["house_edge"]["exact"].split("/"))
+    assert 0.009017 < numerator / denominator < 0.009019
+    assert [line["category"] for line in data["lines"]][:2] == ["royal_flush", "straight_flush"]
+    assert data["lines"][0] | {"probability": None, "contribution": None} == {
+        "category": "royal_flush",
+        "pays": "50:1",
+        "hands": 4324,
+        "probability": None,
+        "contribution": None,
+    }
+    assert data["findings"] == []
+
+
+def test_math_trips_reads_a_paytable_file_and_reports_its_refusals(tmp_path):
+    table = tmp_path / "trips.json"
+    table.write_text(json.dumps({"royal_flush": "1000000000:1", "flush": "0:1"}))
+    code, out, _ = run("math", "--trips", str(table), "--json")
+    assert code == 0
+    findings = {f["code"]: f for f in json.loads(out)["findings"]}
+    assert set(findings) == {"odds_too_high", "pays_nothing"}
+    assert findings["pays_nothing"]["severity"] == "refuse"
+    assert findings["pays_nothing"]["message"] == "flush: 0:1 pays nothing; leave the line out"
+
+
+def test_math_progressive_gives_the_return_at_the_meter_and_reset_and_the_break_even(tmp_path):
+    table = tmp_path / "progressive.json"
+    table.write_text(json.dumps({"royal_flush": "100%", "straight_flush": "10%", "flush": "40:1"}))
+    code, out, _ = run(
+        "math", "--progressive", str(table), "--meter", "2500000", "--reset", "1000000", "--json"
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert (data["meter_cents"], data["reset_cents"], data["wager_cents"]) == (
+        2500000,
+        1000000,
+        100,
+    )
+    assert data["lines"][0]["amount_cents"] == 2500000
+    assert data["lines"][1]["amount_cents"] == 250000
+    assert isinstance(data["break_even_meter_cents"], int)
+    assert float(data["expected_return"]["percent"]) > float(
+        data["expected_return_at_reset"]["percent"]
+    )
+    code, text, _ = run("math", "--progressive", "default", "--meter", "2500000")
+    assert code == 0
+    assert "return at the meter: 63.2390 %" in text
+    assert "break-even meter: 15,071,110 cents" in text
+
+
+def test_math_envy_gives_the_cost_per_other_seat():
+    code, out, _ = run("math", "--envy", "default", "--json")
+    assert code == 0
+    data = json.loads(out)
+    # (4 x 100,000 + 36 x 10,000) / 2,598,960 cents
+    assert data["cost_per_other_seat_cents"] == "9500/32487"
+    assert data["cost_per_wager"]["percent"] == "0.2924"
+    code, text, _ = run("math", "--envy", "default")
+    assert "cost per other seat: 0.2924 cents" in text
+
+
+def test_math_counts_lists_both_hand_counts():
+    code, out, _ = run("math", "--counts", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["seven_card"]["royal_flush"] == 4324
+    assert sum(data["five_card"].values()) == 2_598_960
+
+
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        (["--progressive", "default"], "missing_meter"),
+        (["--progressive", "default", "--meter", "-5"], "negative_amount"),
+        (["--envy", "default", "--wager", "0"], "bad_rule"),
+        (["--trips", "Z"], "unreadable_input"),
+    ],
+)
+def test_math_with_wrong_input_exits_2_with_a_json_error(args, code):
+    exit_code, out, _ = run("math", *args)
+    assert exit_code == 2
+    assert json.loads(out)["error"]["code"] == code
+
+
+def test_math_with_a_wrong_paytable_exits_2(tmp_path):
+    code, out, _ = run("math", "--trips", "-", stdin=json.dumps({"flush": "10%"}))
+    assert code == 2
+    assert json.loads(out)["error"]["code"] == "bad_paytable"
+
+
+def test_math_needs_one_table():
+    code, _, err = run("math")
+    assert code == 2
+    assert "--trips" in err
