@@ -12,6 +12,7 @@ Their difference, the variance, is a mispay, a missing slip or chips walking awa
 """
 
 import datetime as dt
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -175,6 +176,7 @@ class HourFigures:
     starts: dt.datetime  # local
     win: int
     rounds: int
+    label: str = ""
 
 
 @dataclass
@@ -343,7 +345,7 @@ def hourly(prop: Property, gaming_date: dt.date, shift: str = "") -> list[HourFi
         )
         .order_by()
     }
-    return [
+    figures = [
         HourFigures(
             hour=i,
             starts=start.astimezone(prop.zone),
@@ -352,6 +354,16 @@ def hourly(prop: Property, gaming_date: dt.date, shift: str = "") -> list[HourFi
         )
         for i, start in enumerate(hour_buckets(prop, gaming_date))
     ]
+    plain = [f"{h.starts:%H:%M}" for h in figures]
+    for h, label in zip(figures, plain, strict=True):
+        # The hour the clocks repeat in autumn is named twice: say which is which.
+        h.label = f"{h.starts:%H:%M %Z}" if plain.count(label) > 1 else label
+    return figures
+
+
+def _natural(label: str) -> list:
+    """Natural order: SIM 2 before SIM 10."""
+    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", label)]
 
 
 def report(period: Period, *, by: str = "table") -> Report:
@@ -418,7 +430,7 @@ def report(period: Period, *, by: str = "table") -> Report:
     for key, n in corrections.items():
         row(key).corrections = n
 
-    ordered = sorted(rows.values(), key=lambda r: r.label)
+    ordered = sorted(rows.values(), key=lambda r: _natural(r.label))
     total = ReportRow(key=None, label=str(_("Total")))
     total.counted_applies = DIMENSIONS[by][3] is not None
     for r in ordered:

@@ -1,0 +1,348 @@
+"""The reports and the chips pages: parse, call one selector or service, render.
+
+Supervisors, games managers and auditors read every report. At the chips page a dealer or a
+supervisor asks for a fill or a credit and records a tray count (both signatures by PIN), a
+supervisor approves with their PIN, a supervisor or a manager voids a slip, and only a games
+manager enters or imports the drop. Auditors read, and change nothing.
+"""
+
+import csv
+import datetime as dt
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from casino.access import role_required
+from casino.clock import current_property
+from casino.errors import CasinoError
+from casino.models import Shift
+from casino.roles import Role, has_role
+from tables.accounting import services
+from tables.accounting.chart import hour_chart
+from tables.accounting.models import ChipDenomination, ChipSlip, Drop, Inventory
+from tables.accounting.reports import (
+    BET_LABELS,
+    BETS,
+    GROUPINGS,
+    PERIODS,
+    Period,
+    report,
+    variance_alert_cents,
+)
+from tables.models import Table
+
+READERS = (Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR)
+
+
+def _date(value: str | None, default: dt.date) -> dt.date:
+    try:
+        return dt.date.fromisoformat(value) if value else default
+    except ValueError:
+        return default
+
+
+def _today() -> dt.date:
+    prop = current_property()
+    return prop.gaming_date() if prop else dt.date.today()
+
+
+def _period(request) -> tuple[Period, str]:
+    kind = request.GET.get("period", "day")
+    kind = kind if kind in PERIODS else "day"
+    anchor = _date(request.GET.get("date"), _today())
+    shift = request.GET.get("shift", "")
+    if kind == "shift" and shift not in Shift.Code.values:
+        shift = Shift.Code.DAY
+    by = request.GET.get("by", "table")
+    return Period.of(kind, anchor, shift), by if by in GROUPINGS else "table"
+
+
+@role_required(*READERS)
+def report_page(request):
+    period, by = _period(request)
+    data = report(period, by=by)
+    if request.GET.get("format") == "csv":
+        return _csv(data)
+    query = request.GET.copy()
+    query["format"] = "csv"
+    return render(
+        request,
+        "accounting/report.html",
+        {
+            "report": data,
+            "periods": PERIODS,
+            "groupings": GROUPINGS,
+            "shifts": Shift.Code.choices,
+            "bets": [(b, BET_LABELS[b]) for b in BETS],
+            "chart": hour_chart(data.hours),
+            "csv_query": query.urlencode(),
+            "alert_limit": variance_alert_cents(),
+        },
+    )
+
+
+def _units(cents: int | None) -> str:
+    """Cents as a plain decimal for spreadsheets ("-1234.50"), whatever the language."""
+    if cents is None:
+        return ""
+    sign = "-" if cents < 0 else ""
+    units, rest = divmod(abs(cents), 100)
+    return f"{sign}{units}.{rest:02d}"
+
+
+def _csv(data) -> HttpResponse:
+    period = data.period
+    name = f"report-{period.kind}-{period.last.isoformat()}{'-' + period.shift if period.shift else ''}-{data.by}.csv"
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    writer = csv.writer(response)
+    currency = data.currency
+    money_columns = [
+        *(
+            f"{BET_LABELS[b]} {what} ({currency})"
+            for b in BETS
+            for what in (_("handle"), _("computed win"))
+        ),
+        f"{_('handle')} ({currency})",
+        f"{_('computed win')} ({currency})",
+        f"{_('progressive contributions')} ({currency})",
+        f"{_('progressive hits')} ({currency})",
+        f"{_('drop')} ({currency})",
+        f"{_('markers')} ({currency})",
+        f"{_('opener')} ({currency})",
+        f"{_('closer')} ({currency})",
+        f"{_('fills')} ({currency})",
+        f"{_('credits')} ({currency})",
+        f"{_('counted win')} ({currency})",
+        f"{_('theoretical win')} ({currency})",
+        f"{_('variance')} ({currency})",
+    ]
+    writer.writerow(
+        [
+            str(GROUPINGS[data.by]),
+            _("from"),
+            _("to"),
+            _("shift"),
+            _("rounds"),
+            _("seat-rounds"),
+            *money_columns,
+            _("progressive hits"),
+            _("voids"),
+            _("corrections"),
+            _("hold %"),
+            _("alert"),
+        ]
+    )
+    for row in [*data.rows, data.total]:
+        writer.writerow(
+            [
+                row.label,
+                period.first.isoformat(),
+                period.last.isoformat(),
+                period.shift,
+                row.rounds,
+                row.seats,
+                *(_units(value) for b in BETS for value in (row.bets[b].handle, row.bets[b].win)),
+                _units(row.handle),
+                _units(row.computed_win),
+                _units(row.progressive_contributions),
+                _units(row.hits_cents),
+                _units(row.drop),
+                _units(row.markers),
+                _units(row.opener),
+                _units(row.closer),
+                _units(row.fills),
+                _units(row.credits),
+                _units(row.counted_win),
+                _units(row.theoretical),
+                _units(row.variance),
+                row.hits,
+                row.voids,
+                row.corrections,
+                "" if row.hold is None else f"{row.hold:.2f}",
+                "1" if row.alert else "",
+            ]
+        )
+    return response
+
+
+# --- the chips: counts, slips, drop ---------------------------------------------------------
+
+
+@role_required(Role.DEALER, *READERS)
+def chips_page(request):
+    gaming_date = _date(request.GET.get("date"), _today())
+    prop = current_property()
+    user = request.user
+    return render(
+        request,
+        "accounting/chips.html",
+        {
+            "gaming_date": gaming_date,
+            "tables": Table.objects.order_by("name"),
+            "chips": ChipDenomination.objects.filter(property=prop, active=True),
+            "inventories": Inventory.objects.filter(gaming_date=gaming_date).select_related(
+                "table", "dealer", "supervisor"
+            ),
+            "slips": ChipSlip.objects.filter(gaming_date=gaming_date).select_related(
+                "table", "requested_by", "approved_by", "voided_by"
+            ),
+            "drops": Drop.objects.filter(gaming_date=gaming_date).select_related(
+                "table", "entered_by"
+            ),
+            "can_request": has_role(user, *services.SLIP_REQUESTERS),
+            "can_approve": has_role(user, Role.SUPERVISOR),
+            "can_void": has_role(user, *services.SLIP_VOIDERS),
+            "can_drop": has_role(user, Role.MANAGER),
+        },
+    )
+
+
+def _counts_from(post) -> dict:
+    counts = {}
+    for key, value in post.items():
+        if key.startswith("chip_") and value.strip():
+            try:
+                counts[key.removeprefix("chip_")] = int(value)
+            except ValueError:
+                counts[key.removeprefix("chip_")] = value
+    return counts
+
+
+def _cents(value: str) -> int:
+    """An amount typed as "1234,50" or "1234.50" (currency units), in cents."""
+    text = (value or "").strip().replace("\u202f", "").replace(" ", "").replace(",", ".")
+    units, _sep, rest = text.partition(".")
+    if not units.isdigit() or (rest and (not rest.isdigit() or len(rest) > 2)):
+        raise services.AccountingRefused(_("Type an amount such as 1234.50."), code="bad_amount")
+    return int(units) * 100 + int((rest or "0").ljust(2, "0"))
+
+
+def _back(request):
+    date = request.POST.get("date", "")
+    return redirect(reverse("accounting:chips") + (f"?date={date}" if date else ""))
+
+
+def _attempt(request, action) -> None:
+    try:
+        message = action()
+    except CasinoError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, message)
+
+
+def _pin(post, prefix: str) -> dict:
+    return {
+        "employee_number": post.get(f"{prefix}_number", ""),
+        "pin": post.get(f"{prefix}_pin", ""),
+    }
+
+
+@role_required(*services.INVENTORY_RECORDERS)
+@require_POST
+def inventory_record(request):
+    post = request.POST
+
+    def act():
+        inventory = services.inventory_record(
+            table_id=int(post.get("table") or 0),
+            kind=post.get("kind", ""),
+            counts=_counts_from(post),
+            recorded_by=request.user,
+            dealer_pin=_pin(post, "dealer"),
+            supervisor_pin=_pin(post, "supervisor"),
+        )
+        if inventory.flagged:
+            return _("%(count)s recorded: it differs from the previous closer.") % {
+                "count": inventory
+            }
+        return _("%(count)s recorded.") % {"count": inventory}
+
+    _attempt(request, act)
+    return _back(request)
+
+
+@role_required(*services.SLIP_REQUESTERS)
+@require_POST
+def slip_request(request):
+    post = request.POST
+
+    def act():
+        slip = services.slip_request(
+            kind=post.get("kind", ""),
+            table_id=int(post.get("table") or 0),
+            counts=_counts_from(post),
+            requested_by=request.user,
+        )
+        return _("%(slip)s requested.") % {"slip": slip}
+
+    _attempt(request, act)
+    return _back(request)
+
+
+@role_required(Role.SUPERVISOR)
+@require_POST
+def slip_approve(request, slip_id: int):
+    def act():
+        slip = services.slip_approve(
+            slip_id=slip_id, actor=request.user, supervisor_pin=_pin(request.POST, "supervisor")
+        )
+        return _("%(slip)s approved.") % {"slip": slip}
+
+    _attempt(request, act)
+    return _back(request)
+
+
+@role_required(*services.SLIP_VOIDERS)
+@require_POST
+def slip_void(request, slip_id: int):
+    def act():
+        slip = services.slip_void(
+            slip_id=slip_id, voided_by=request.user, reason=request.POST.get("reason", "")
+        )
+        return _("%(slip)s voided.") % {"slip": slip}
+
+    _attempt(request, act)
+    return _back(request)
+
+
+@role_required(Role.MANAGER)
+@require_POST
+def drop_record(request):
+    post = request.POST
+
+    def act():
+        drop = services.drop_record(
+            manager=request.user,
+            table_id=int(post.get("table") or 0),
+            gaming_date=_date(post.get("date"), _today()),
+            shift=post.get("shift", ""),
+            cash_cents=_cents(post.get("cash", "")),
+            markers_cents=_cents(post.get("markers") or "0"),
+        )
+        return _("Drop of %(drop)s recorded.") % {"drop": drop}
+
+    _attempt(request, act)
+    return _back(request)
+
+
+@role_required(Role.MANAGER)
+@require_POST
+def drop_import(request):
+    upload = request.FILES.get("file")
+
+    def act():
+        if upload is None:
+            raise services.AccountingRefused(_("Choose the count room's CSV file."))
+        drops = services.drop_import(
+            manager=request.user, text=upload.read().decode("utf-8-sig", errors="replace")
+        )
+        return _("%(count)s drops imported.") % {"count": len(drops)}
+
+    _attempt(request, act)
+    return _back(request)
