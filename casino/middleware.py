@@ -1,6 +1,7 @@
 import time
 
 from django.conf import settings
+from django.contrib.auth import logout
 from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -9,6 +10,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
 from casino.access import wants_json
+from casino.audit import atomic_audit
 from casino.errors import SecretChangeRequired
 from casino.money import reset_request_currency
 
@@ -92,3 +94,84 @@ class TemporarySecretMiddleware:
             settings.STATIC_URL,
         )
         return path.startswith(allowed)
+
+
+# Session keys of a shared tablet's sign-in: when it began, when it was last used.
+SHARED_SINCE = "tapis_shared_since"
+SHARED_SEEN = "tapis_shared_seen"
+TABLET_BINDING_COOKIE = "tapis_tablet_binding"  # tables.devices.cookie.BINDING_COOKIE
+
+
+def shared_session_start(request) -> None:
+    """Mark this sign-in as made on a shared tablet (a PIN sign-in): it lasts a shift at most
+    and ends after SHARED_TABLET_IDLE_MINUTES without a request."""
+    now = time.time()
+    request.session[SHARED_SINCE] = now
+    request.session[SHARED_SEEN] = now
+    request.session.set_expiry(settings.SHARED_TABLET_SESSION_MINUTES * 60)
+
+
+def signed_out_notice(reason: str) -> str:
+    """What the sign-in page says after SharedTabletSessionMiddleware ended a session."""
+    if reason == "idle":
+        minutes = settings.SHARED_TABLET_IDLE_MINUTES
+        return _("Signed out after %(minutes)d minutes without activity: sign in again.") % {
+            "minutes": minutes
+        }
+    if reason == "shift":
+        return _("A sign-in on a shared tablet lasts one shift at most: sign in again.")
+    return ""
+
+
+class SharedTabletSessionMiddleware:
+    """Ends a sign-in on a shared tablet (made with a PIN, or on a tablet bound to a table)
+    after SHARED_TABLET_IDLE_MINUTES without a request, or SHARED_TABLET_SESSION_MINUTES (a
+    shift) after it began, whichever comes first: the next person at the table must not act
+    under the last one's name. Password sign-ins elsewhere keep Django's session age."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            session = request.session
+            if SHARED_SINCE in session or request.COOKIES.get(TABLET_BINDING_COOKIE):
+                reason = self._expired(session)
+                if reason:
+                    return self._sign_out(request, reason)
+        return self.get_response(request)
+
+    @staticmethod
+    def _expired(session) -> str:
+        now = time.time()
+        since = session.setdefault(SHARED_SINCE, now)
+        seen = session.get(SHARED_SEEN, now)
+        idle = settings.SHARED_TABLET_IDLE_MINUTES * 60
+        if now - since > settings.SHARED_TABLET_SESSION_MINUTES * 60:
+            return "shift"
+        if now - seen > idle:
+            return "idle"
+        # Saved at most every minute (a session write per request would be wasteful): the
+        # sign-out may then come up to that much early.
+        if now - seen >= min(60, idle / 4) or SHARED_SEEN not in session:
+            session[SHARED_SEEN] = now
+        return ""
+
+    @staticmethod
+    def _sign_out(request, reason: str):
+        atomic_audit(
+            actor=request.user,
+            code="casino.session.ended",
+            subject=request.user,
+            data={"reason": reason},
+        )
+        logout(request)
+        notice = signed_out_notice(reason)
+        if wants_json(request):
+            return JsonResponse(
+                {"error": {"code": "signed_out", "message": notice, "reason": reason}}, status=401
+            )
+        page = reverse("casino:pin_login")
+        query = urlencode({"signed_out": reason, "next": request.get_full_path()})
+        return redirect(f"{page}?{query}")

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino import events
 from casino.audit import audit
 from casino.errors import (
     CasinoError,
@@ -25,8 +26,11 @@ from casino.errors import (
     RoleRequired,
     SecretChangeRequired,
 )
+from casino.live import after_commit
+from casino.middleware import shared_session_start
 from casino.models import Staff
 from casino.roles import Role, has_role, require_role
+from casino.signin import SigninRefused, refused_message
 
 MAX_WRONG_PINS = 3
 PIN_LENGTHS = range(4, 9)
@@ -95,17 +99,7 @@ def pin_verify(*, employee_number: str, pin: str, role: str | None = None) -> St
                     data={"reason": "wrong_pin", "attempt": staff.failed_pin_attempts},
                 )
                 failure = PinRejected(_("Wrong employee number or PIN."))
-                if staff.failed_pin_attempts >= MAX_WRONG_PINS:
-                    staff.pin_locked_until = now + dt.timedelta(minutes=lockout_minutes())
-                    audit(
-                        actor=staff,
-                        code="casino.pin.locked",
-                        subject=staff,
-                        data={
-                            "attempts": staff.failed_pin_attempts,
-                            "locked_until": staff.pin_locked_until.isoformat(),
-                        },
-                    )
+                if _lock_if_too_many(staff, now, method="pin"):
                     failure = PinLocked(_locked_message(staff))
             else:
                 staff.failed_pin_attempts = 0
@@ -149,11 +143,71 @@ def pin_verify(*, employee_number: str, pin: str, role: str | None = None) -> St
     return staff
 
 
+def _lock_if_too_many(staff: Staff, now: dt.datetime, *, method: str) -> bool:
+    """Lock the account (both sign-ins and PIN approvals) once its wrong tries in a row reach
+    MAX_WRONG_PINS; audited, and the pit is told after commit. Inside the row's lock."""
+    if staff.failed_pin_attempts < MAX_WRONG_PINS:
+        return False
+    staff.pin_locked_until = now + dt.timedelta(minutes=lockout_minutes())
+    audit(
+        actor=staff,
+        code="casino.pin.locked",
+        subject=staff,
+        data={
+            "attempts": staff.failed_pin_attempts,
+            "locked_until": staff.pin_locked_until.isoformat(),
+            "method": method,
+        },
+    )
+    staff_id = staff.pk
+    after_commit(lambda: events.pin_locked.send(sender=Staff, staff_id=staff_id))
+    return True
+
+
+def password_attempt_record(*, staff: Staff, password_matches: bool) -> Staff | None:
+    """The password sign-in's side of the shared lockout (casino.backends): a locked account
+    is refused even with the right password, a wrong password counts towards the same lock as
+    a wrong PIN, a right one clears the count. The staff member, or None when refused."""
+    now = timezone.now()
+    with transaction.atomic():
+        locked = Staff.objects.select_for_update(no_key=True).filter(pk=staff.pk).first()
+        if locked is None:
+            return None
+        if locked.pin_locked(now):
+            audit(
+                actor=locked,
+                code="casino.login.refused_locked",
+                subject=locked,
+                data={"locked_until": locked.pin_locked_until.isoformat()},
+            )
+            return None
+        if locked.pin_locked_until is not None:  # the lock has expired: a fresh start
+            locked.failed_pin_attempts = 0
+            locked.pin_locked_until = None
+        if password_matches:
+            locked.failed_pin_attempts = 0
+        else:
+            locked.failed_pin_attempts += 1
+            _lock_if_too_many(locked, now, method="password")
+        locked.save(update_fields=["failed_pin_attempts", "pin_locked_until"])
+    if not password_matches:
+        return None
+    staff.failed_pin_attempts, staff.pin_locked_until = 0, None
+    return staff
+
+
 def pin_login(request, *, employee_number: str, pin: str) -> Staff:
-    """Log a staff member in on a tablet with their PIN (the login itself is audited)."""
-    staff = pin_verify(employee_number=employee_number, pin=pin)
+    """Log a staff member in on a tablet with their PIN (the login itself is audited).
+
+    Unknown number, wrong PIN and locked account raise the same SigninRefused: the page must
+    not tell a guesser which numbers exist or which accounts their guesses locked."""
+    try:
+        staff = pin_verify(employee_number=employee_number, pin=pin)
+    except (PinRejected, PinLocked) as exc:
+        raise SigninRefused(refused_message("pin")) from exc
     request.tapis_login_method = "pin"
-    login(request, staff, backend="django.contrib.auth.backends.ModelBackend")
+    login(request, staff, backend="casino.backends.LockoutBackend")
+    shared_session_start(request)
     return staff
 
 

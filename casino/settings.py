@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "casino.middleware.StaffLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "casino.middleware.SharedTabletSessionMiddleware",
     "casino.middleware.TemporarySecretMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -135,6 +136,12 @@ TABLES_MAX_TO_MIN_RATIOS = tuple(
 
 # Three wrong PINs lock a PIN for this long, unless a supervisor unlocks it first.
 PIN_LOCKOUT_MINUTES = int(os.environ.get("PIN_LOCKOUT_MINUTES", "15"))
+# The password sign-in shares the PIN's lockout and throttle (casino.backends, casino.signin).
+AUTHENTICATION_BACKENDS = ["casino.backends.LockoutBackend"]
+# A sign-in on a shared tablet (by PIN, or on a bound tablet) lasts a shift at most and ends
+# after this long without a request (casino.middleware.SharedTabletSessionMiddleware).
+SHARED_TABLET_SESSION_MINUTES = int(os.environ.get("SHARED_TABLET_SESSION_MINUTES", "480"))
+SHARED_TABLET_IDLE_MINUTES = int(os.environ.get("SHARED_TABLET_IDLE_MINUTES", "15"))
 # An approver whose account the asker created, gave a role or a temporary password or PIN to
 # within this many days is not independent of the asker (casino.duties).
 SEPARATION_DAYS = int(os.environ.get("SEPARATION_DAYS", "30"))
@@ -174,6 +181,14 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_LAYER_BACKEND = os.environ.get(
     "CHANNEL_LAYER_BACKEND", "channels_redis.core.RedisChannelLayer"
 )
+# The sign-in throttle's counts (casino.signin) must be shared by every worker: Redis in
+# production; the process's memory in the embedded profile (one process there).
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {"BACKEND": CHANNEL_LAYER_BACKEND, "CONFIG": {"hosts": [REDIS_URL]}}

@@ -1,8 +1,11 @@
+import time
+
 from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout, update_session_auth_hash
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import redirect_to_login
 from django.http import JsonResponse
 from django.shortcuts import redirect, render, resolve_url
@@ -15,10 +18,18 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.access import public, role_required, wants_json
 from casino.errors import CasinoError
-from casino.middleware import SUPPORTED
+from casino.middleware import SUPPORTED, signed_out_notice
 from casino.models import Staff
 from casino.pins import pin_login, staff_pin_unlock
 from casino.roles import Role, has_role
+from casino.signin import (
+    SigninRefused,
+    SigninThrottled,
+    answer_no_sooner,
+    refused_message,
+    throttle_check,
+    throttle_failure,
+)
 from casino.staffing import staff_secrets_change
 
 ALL_ROLES = (Role.DEALER, Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR, Role.STAFF_ADMIN)
@@ -34,12 +45,34 @@ def home_url(user) -> str:
     return resolve_url(settings.LOGIN_REDIRECT_URL)
 
 
+class StaffAuthenticationForm(AuthenticationForm):
+    def get_invalid_login_error(self):
+        # One answer for an unknown name, a wrong password and a locked account.
+        return forms.ValidationError(refused_message("password"), code="invalid_login")
+
+
 class StaffLoginView(auth_views.LoginView):
+    """The password sign-in; the lockout and the throttle's counting are casino.backends'."""
+
     template_name = "casino/login.html"
     redirect_authenticated_user = True
+    authentication_form = StaffAuthenticationForm
 
     def get_default_redirect_url(self):
         return home_url(self.request.user)
+
+    def post(self, request, *args, **kwargs):
+        started = time.monotonic()
+        try:
+            throttle_check(request)
+        except SigninThrottled as exc:
+            # The form is not even read: a blocked source gets no answer about its guess.
+            context = self.get_context_data(form=self.form_class(request), throttled=exc.message)
+            return self.render_to_response(context, status=exc.http_status)
+        response = super().post(request, *args, **kwargs)
+        if response.status_code == 200:  # the form came back: refused
+            answer_no_sooner(started)
+        return response
 
 
 login_view = public(StaffLoginView.as_view())
@@ -67,21 +100,32 @@ def pin_login_view(request):
     """The tablet login: employee number and PIN on a keypad; checks its own credential."""
     error = ""
     number = ""
+    status = 200
     if request.method == "POST":
+        started = time.monotonic()
         number = request.POST.get("employee_number", "").strip()
         try:
+            throttle_check(request)
             pin_login(request, employee_number=number, pin=request.POST.get("pin", ""))
+        except SigninThrottled as exc:
+            error, status = exc.message, exc.http_status
+        except SigninRefused as exc:
+            throttle_failure(request)
+            answer_no_sooner(started)
+            error, status = exc.message, exc.http_status
         except CasinoError as exc:
-            error = exc.message
+            error, status = exc.message, exc.http_status
         else:
             return redirect(_next(request))
+    notice = signed_out_notice(request.GET.get("signed_out", ""))
     context = {
         "error": error,
+        "notice": notice,
         "employee_number": number,
         "next": request.GET.get("next", request.POST.get("next", "")),
         "keys": ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
     }
-    return render(request, "casino/pin_login.html", context, status=403 if error else 200)
+    return render(request, "casino/pin_login.html", context, status=status)
 
 
 @public

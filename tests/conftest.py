@@ -84,6 +84,19 @@ def _embedded_layers(request, settings):
     app.conf.task_always_eager = eager
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache(settings, request):
+    """Each test gets an empty cache of its own (the sign-in throttle's counts live there),
+    never the Redis one REDIS_URL would configure: counts must not leak between tests."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"test-{request.node.nodeid}",
+        }
+    }
+    yield
+
+
 @pytest.fixture
 def casino_property(db):
     return PropertyFactory()
