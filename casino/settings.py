@@ -224,10 +224,12 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "jackpot.tasks.reconcile_banks",
         "schedule": crontab(minute="*/15"),
     },
-    # Connected-display rows a dead server left behind; each is logged as a link fault.
+    # Connected-display rows a dead server left behind (not renewed for 45 s), and screens
+    # left without a live socket (a link fault, audited once): rows match sockets within a
+    # minute. The web processes sweep too (jackpot.consumers), for the embedded profile.
     "jackpot-display-connections-prune": {
         "task": "jackpot.tasks.display_connections_prune",
-        "schedule": crontab(minute="*/5"),
+        "schedule": 15.0,
     },
 }
 

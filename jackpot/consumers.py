@@ -1,7 +1,14 @@
-"""The display feed's socket: check the token, join the bank's group, send a snapshot, then
-forward what the bank announces, with a heartbeat. Displays only listen."""
+"""The display feed's socket: check the token, join the bank's group, record the screen,
+send a snapshot, then forward what the bank announces, with a heartbeat. Displays only listen.
+
+The heartbeat also reads the database, so that the feed stays true whatever the channel
+layer lost (the in-memory layer never hears another process; Redis may drop a message): a
+token revoked elsewhere closes the socket at the next beat, and a socket still behind the
+bank's committed `seq` one beat after it saw it is caught up from the committed row.
+"""
 
 import asyncio
+import logging
 import time
 
 from channels.db import database_sync_to_async
@@ -10,37 +17,59 @@ from django.conf import settings
 
 from casino import live
 from jackpot import display_tokens
-from jackpot.display_tokens import SEEN_EVERY_SECONDS
+from jackpot.display_tokens import (
+    FEED_SUBPROTOCOL,
+    SEEN_EVERY_SECONDS,
+    TOKEN_SUBPROTOCOL_PREFIX,
+    cookie_name,
+)
 from jackpot.errors import BankNotFound
-from jackpot.feed import feed_group, localize, server_time, snapshot
+from jackpot.feed import feed_group, localize, meter_message, server_time, snapshot
 from jackpot.models import Bank
+
+logger = logging.getLogger(__name__)
 
 CLOSE_BAD_REQUEST = 4400  # the client sent something: the feed is read-only
 CLOSE_REFUSED = live.CLOSE_REFUSED  # missing, unknown or revoked token
 CLOSE_NO_BANK = 4404  # unknown bank
+CLOSE_TRY_AGAIN = 1013  # the channel layer is unreachable: reconnect later
+# How often a web process sweeps connection rows left by dead servers. Celery beat does it
+# too in production; this keeps the embedded profile (no beat) and a dead beat covered.
+SWEEP_EVERY_SECONDS = 15
+_last_sweep = 0.0
 
 
-def _open(bank_slug: str, raw_token: str | None, channel_name: str, remote: str):
-    token = display_tokens.display_authorize(bank_slug=bank_slug, raw_token=raw_token)
-    display_tokens.display_connected(token=token, channel_name=channel_name, remote=remote)
-    return token
+def display_credential(scope, bank_slug: str) -> str | None:
+    """A screen's token: the subprotocol, the page's cookie, else `?token=` or the header."""
+    for offered in scope.get("subprotocols") or []:
+        if offered.startswith(TOKEN_SUBPROTOCOL_PREFIX):
+            return offered[len(TOKEN_SUBPROTOCOL_PREFIX) :] or None
+    cookie = (scope.get("cookies") or {}).get(cookie_name(bank_slug))
+    return cookie or live.scope_token(scope)
 
 
 def _snapshot(bank_id: int) -> dict:
     return snapshot(Bank.objects.get(pk=bank_id))
 
 
+def _meter(bank_id: int) -> dict:
+    bank = Bank.objects.get(pk=bank_id)
+    return {"meter": meter_message(bank), "status": bank.status, "reason": bank.status_reason}
+
+
 class DisplayFeedConsumer(AsyncJsonWebsocketConsumer):
     token = None
+    recorded = False  # the connection row exists (so disconnect removes it)
 
     async def connect(self):
-        # Accept first: a close code (4403/4404) can only be sent on an accepted socket.
-        await self.accept()
+        # Accept first: a close code (4403/4404) can only be sent on an accepted socket. A
+        # client that offered subprotocols must get one back, and never its token.
+        offered = self.scope.get("subprotocols") or []
+        await self.accept(subprotocol=FEED_SUBPROTOCOL if FEED_SUBPROTOCOL in offered else None)
         slug = self.scope["url_route"]["kwargs"]["bank"]
-        client = self.scope.get("client") or ("", 0)
         try:
-            self.token = await database_sync_to_async(_open)(
-                slug, live.scope_token(self.scope), self.channel_name, str(client[0] or "")
+            self.token = await database_sync_to_async(display_tokens.display_authorize)(
+                bank_slug=slug, raw_token=display_credential(self.scope, slug)
             )
         except BankNotFound:
             return await self.close(code=CLOSE_NO_BANK)
@@ -49,8 +78,22 @@ class DisplayFeedConsumer(AsyncJsonWebsocketConsumer):
         self.slug, self.language, self.last_seq = slug, self.token.language, 0
         # Join before reading the snapshot so nothing committed in between is missed; what
         # arrives meanwhile is delivered after the snapshot and dropped by seq if older.
-        await self.channel_layer.group_add(feed_group(slug), self.channel_name)
-        await self._send(await database_sync_to_async(_snapshot)(self.token.bank_id))
+        try:
+            await self.channel_layer.group_add(feed_group(slug), self.channel_name)
+        except Exception:
+            # Redis down: a screen that would hear nothing is not connected; it retries.
+            logger.warning("display %s could not join its feed", self.token.pk, exc_info=True)
+            self.token = None
+            return await self.close(code=CLOSE_TRY_AGAIN)
+        client = self.scope.get("client") or ("", 0)
+        self.remote = str(client[0] or "")
+        await database_sync_to_async(display_tokens.display_connected)(
+            token=self.token, channel_name=self.channel_name, remote=self.remote
+        )
+        self.recorded = True
+        snap = await database_sync_to_async(_snapshot)(self.token.bank_id)
+        self.status = snap["status"]
+        await self._send(snap)
         self.heartbeat = asyncio.create_task(self._beat())
 
     async def disconnect(self, code):
@@ -58,10 +101,13 @@ class DisplayFeedConsumer(AsyncJsonWebsocketConsumer):
         if beat is not None:
             beat.cancel()
         if self.token is not None:
-            await self.channel_layer.group_discard(feed_group(self.slug), self.channel_name)
-            await database_sync_to_async(display_tokens.display_disconnected)(
-                token_id=self.token.pk, channel_name=self.channel_name
-            )
+            try:
+                await self.channel_layer.group_discard(feed_group(self.slug), self.channel_name)
+            finally:
+                if self.recorded:
+                    await database_sync_to_async(display_tokens.display_disconnected)(
+                        token_id=self.token.pk, channel_name=self.channel_name
+                    )
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         await self.close(code=CLOSE_BAD_REQUEST)
@@ -70,6 +116,8 @@ class DisplayFeedConsumer(AsyncJsonWebsocketConsumer):
         if event["seq"] < self.last_seq:
             return  # an older coalesced meter overtaken by a newer message
         self.last_seq = event["seq"]
+        if event.get("status"):
+            self.status = event["status"]
         await self.send(text_data=event["text"][self.language])
 
     async def feed_revoked(self, event):
@@ -81,21 +129,69 @@ class DisplayFeedConsumer(AsyncJsonWebsocketConsumer):
 
     async def _beat(self) -> None:
         period = getattr(settings, "JACKPOT_FEED_HEARTBEAT_SECONDS", 5)
-        seen = time.monotonic()
+        refreshed = time.monotonic()
+        behind = None  # a committed seq this socket had not received at the previous beat
         while True:
             await asyncio.sleep(period)
+            refresh = time.monotonic() - refreshed >= SEEN_EVERY_SECONDS
+            check = await database_sync_to_async(display_tokens.display_heartbeat)(
+                token_id=self.token.pk,
+                channel_name=self.channel_name,
+                remote=self.remote,
+                refresh=refresh,
+            )
+            if check.revoked:
+                await self.close(code=CLOSE_REFUSED)
+                return
+            if check.feed_seq > self.last_seq:
+                if behind is not None and self.last_seq < behind:
+                    # A beat ago this was already committed and it still has not come: lost.
+                    await self._catch_up()
+                    behind = None
+                else:
+                    behind = check.feed_seq  # maybe still on its way: give it one beat
+            else:
+                behind = None
             await self.send_json(
                 {
                     "type": "heartbeat",
                     "bank": self.slug,
-                    "seq": self.last_seq,
+                    "seq": max(check.feed_seq, self.last_seq),
                     "server_time": server_time(),
                 }
             )
-            if time.monotonic() - seen >= SEEN_EVERY_SECONDS:
-                seen = time.monotonic()
-                await database_sync_to_async(display_tokens.display_seen)(token_id=self.token.pk)
+            if refresh:
+                refreshed = time.monotonic()
                 # RedisChannelLayer forgets a group member after group_expiry (one day by
                 # default) while the socket stays open: the screen would get heartbeats but no
-                # meter, and never show the fault. Joining again renews the membership.
+                # meter. Joining again renews the membership.
                 await self.channel_layer.group_add(feed_group(self.slug), self.channel_name)
+            await _sweep_now_and_then()
+
+    async def _catch_up(self) -> None:
+        """Send the committed state as the messages it would have had: the status if it
+        changed, then the meter, under the bank's current `seq`."""
+        state = await database_sync_to_async(_meter)(self.token.bank_id)
+        meter = state["meter"]
+        if state["status"] != self.status:
+            self.status = state["status"]
+            status = {
+                "type": "status",
+                "bank": self.slug,
+                "seq": meter["seq"],
+                "status": state["status"],
+                "reason": state["reason"],
+            }
+            await self._send(status)
+        await self._send(meter)
+
+
+async def _sweep_now_and_then() -> None:
+    global _last_sweep
+    if time.monotonic() - _last_sweep < SWEEP_EVERY_SECONDS:
+        return
+    _last_sweep = time.monotonic()
+    try:
+        await database_sync_to_async(display_tokens.display_connections_prune)()
+    except Exception:
+        logger.warning("display connections sweep failed", exc_info=True)

@@ -6,22 +6,39 @@ Only the SHA-256 of a token is stored; the token itself is shown once, when it i
 import datetime as dt
 import hashlib
 import secrets
+from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino import live
 from casino.audit import audit
 from casino.roles import Role, require_role
+from jackpot import events
 from jackpot.errors import BankNotFound, DisplayRefused, DisplayTokenInvalid, DisplayTokenNotFound
 from jackpot.models import Bank, DisplayConnection, DisplayToken
+from jackpot.selectors import displays_silent
 
 LANGUAGES = ("fr", "en")
-SEEN_EVERY_SECONDS = 60  # how often an open socket refreshes its token's last_seen_at
-# A connection whose token was not seen for this long belongs to a server that died.
+# How often an open socket renews its connection row and its token's last_seen_at.
+SEEN_EVERY_SECONDS = 15
+# A connection row not renewed for this long belongs to a socket or a server that died; with
+# the sweep every 15 s, rows match live sockets within a minute.
 STALE_AFTER = dt.timedelta(seconds=3 * SEEN_EVERY_SECONDS)
+
+
+# A display page trades its `?token=` for this cookie (one per bank), so that the token stays
+# out of the address bar, the browser's history and the servers' access logs.
+COOKIE_PREFIX = "tapis_display_"
+# A signage player that cannot send a cookie or a header offers two WebSocket subprotocols:
+# FEED_SUBPROTOCOL (the one the server accepts) and TOKEN_SUBPROTOCOL_PREFIX + its token.
+FEED_SUBPROTOCOL = "tapis.jackpot-feed"
+TOKEN_SUBPROTOCOL_PREFIX = "tapis.token."
+
+
+def cookie_name(bank_slug: str) -> str:
+    return f"{COOKIE_PREFIX}{bank_slug}"
 
 
 def token_hash(raw: str) -> str:
@@ -140,49 +157,99 @@ def _close_sockets(channel_names: list[str]) -> None:
 # --- connected displays --------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class FeedCheck:
+    """What a socket's heartbeat learns from the database (whatever the channel layer lost)."""
+
+    revoked: bool
+    feed_seq: int
+
+
 def display_connected(*, token: DisplayToken, channel_name: str, remote: str) -> None:
+    """Record a live screen. Called only once its socket has joined the bank's group: a row
+    for a socket that hears nothing would list a screen as connected that is not."""
     now = timezone.now()
     DisplayConnection.objects.update_or_create(
         channel_name=channel_name,
-        defaults={"token": token, "connected_at": now, "remote": remote[:80]},
+        defaults={"token": token, "connected_at": now, "last_seen_at": now, "remote": remote[:80]},
     )
-    DisplayToken.objects.filter(pk=token.pk).update(last_seen_at=now)
+    DisplayToken.objects.filter(pk=token.pk).update(last_seen_at=now, link_lost_at=None)
+
+
+def display_heartbeat(
+    *, token_id: int, channel_name: str, remote: str = "", refresh: bool = False
+) -> FeedCheck:
+    """A socket's periodic check: is its token still valid, and which `seq` has its bank
+    committed? With `refresh`, also renew the socket's connection row (written again if the
+    sweep removed it during a long pause) and the token's last_seen_at."""
+    row = (
+        DisplayToken.objects.filter(pk=token_id)
+        .values_list("revoked_at", "bank__feed_seq", "bank_id")
+        .first()
+    )
+    if row is None or row[0] is not None:
+        return FeedCheck(revoked=True, feed_seq=row[1] if row else 0)
+    if refresh:
+        now = timezone.now()
+        renewed = DisplayConnection.objects.filter(channel_name=channel_name).update(
+            last_seen_at=now
+        )
+        if not renewed:
+            DisplayConnection.objects.update_or_create(
+                channel_name=channel_name,
+                defaults={
+                    "token_id": token_id,
+                    "connected_at": now,
+                    "last_seen_at": now,
+                    "remote": remote[:80],
+                },
+            )
+        DisplayToken.objects.filter(pk=token_id).update(last_seen_at=now, link_lost_at=None)
+    return FeedCheck(revoked=False, feed_seq=row[1])
 
 
 def display_seen(*, token_id: int) -> None:
-    DisplayToken.objects.filter(pk=token_id).update(last_seen_at=timezone.now())
+    DisplayToken.objects.filter(pk=token_id).update(last_seen_at=timezone.now(), link_lost_at=None)
 
 
 def display_disconnected(*, token_id: int, channel_name: str) -> None:
     DisplayConnection.objects.filter(channel_name=channel_name).delete()
-    display_seen(token_id=token_id)
+    DisplayToken.objects.filter(pk=token_id).update(last_seen_at=timezone.now())
 
 
 def display_connections_prune(*, now: dt.datetime | None = None) -> int:
-    """Forget connections left behind by a server that died (its sockets never said goodbye).
+    """The periodic sweep: forget connection rows whose socket stopped refreshing them (its
+    server died without saying goodbye), then declare each screen that had a live socket and
+    has none now a lost link: audited once as a progressive communication fault (25 CFR
+    547.10) and signalled (jackpot.events.display_link_lost) after commit. Returns the number
+    of rows forgotten."""
+    now = now or timezone.now()
+    cutoff = now - STALE_AFTER
+    forgotten, _ = DisplayConnection.objects.filter(last_seen_at__lt=cutoff).delete()
+    for token in displays_silent(older_than=cutoff).filter(link_lost_at__isnull=True):
+        _declare_link_lost(token, now=now)
+    return forgotten
 
-    Each one is a display that lost its link without the server hearing it close: the audit
-    log records it as a progressive communication fault (25 CFR 547.10), once.
-    """
-    cutoff = (now or timezone.now()) - STALE_AFTER
-    stale = list(
-        DisplayConnection.objects.select_related("token__bank")
-        .filter(connected_at__lt=cutoff)
-        .filter(Q(token__last_seen_at__isnull=True) | Q(token__last_seen_at__lt=cutoff))
-    )
-    for connection in stale:
-        with transaction.atomic():
-            deleted, _ = DisplayConnection.objects.filter(pk=connection.pk).delete()
-            if deleted:
-                audit(
-                    actor=None,
-                    code="jackpot.display.link_lost",
-                    subject=connection.token,
-                    data={
-                        "bank": connection.token.bank.slug,
-                        "display": connection.token.name,
-                        "connected_at": connection.connected_at,
-                        "last_seen_at": connection.token.last_seen_at,
-                    },
-                )
-    return len(stale)
+
+def _declare_link_lost(token: DisplayToken, *, now: dt.datetime) -> None:
+    with transaction.atomic():
+        # Two sweeps (beat, and a web process) may meet here: the one that marks it reports.
+        marked = DisplayToken.objects.filter(pk=token.pk, link_lost_at__isnull=True).update(
+            link_lost_at=now
+        )
+        if not marked:
+            return
+        audit(
+            actor=None,
+            code="jackpot.display.link_lost",
+            subject=token,
+            data={
+                "bank": token.bank.slug,
+                "display": token.name,
+                "last_seen_at": token.last_seen_at,
+            },
+        )
+        token_id = token.pk
+        live.after_commit(
+            lambda: events.display_link_lost.send(sender=DisplayToken, token_id=token_id)
+        )

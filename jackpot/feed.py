@@ -103,11 +103,14 @@ def meter_message(bank: Bank) -> dict:
 def group_event(payload: dict) -> dict:
     """The message as the group carries it: serialised once per display language here, so
     that each of hundreds of sockets only forwards a ready string."""
-    return {
+    event = {
         "type": "feed.message",
         "seq": payload["seq"],
         "text": {lang: json.dumps(localize(payload, lang)) for lang in LANGUAGES},
     }
+    if payload["type"] == "status":
+        event["status"] = payload["status"]  # the socket's heartbeat compares it when catching up
+    return event
 
 
 def send_to_group(slug: str, payload: dict) -> None:

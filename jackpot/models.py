@@ -410,6 +410,9 @@ class DisplayToken(models.Model):
     )
     revoked_at = models.DateTimeField(null=True, blank=True)
     last_seen_at = models.DateTimeField(null=True, blank=True)
+    # When the sweep found this screen without a live socket; cleared when one is heard again,
+    # so that each lost link is audited and signalled once.
+    link_lost_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         unique_together = [("bank", "name")]
@@ -419,11 +422,14 @@ class DisplayToken(models.Model):
 
 
 class DisplayConnection(models.Model):
-    """A display connected now: created on socket connect, deleted on disconnect."""
+    """A display connected now: written once its socket joined the bank's group, refreshed by
+    the socket's heartbeat, deleted on disconnect or by the sweep once it is not refreshed
+    (its server died without saying goodbye)."""
 
     token = models.ForeignKey(DisplayToken, on_delete=models.CASCADE, related_name="connections")
     channel_name = models.CharField(max_length=200, unique=True)
     connected_at = models.DateTimeField()
+    last_seen_at = models.DateTimeField(db_index=True)
     remote = models.CharField(max_length=80, blank=True)
 
     def __str__(self) -> str:

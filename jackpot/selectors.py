@@ -1,10 +1,20 @@
 """Reading the progressive: levels, hit history and counters, ledger totals. No writes."""
 
-from django.db.models import Count, F, Max, Q, Sum
+import datetime as dt
+
+from django.db.models import Count, Exists, F, Max, OuterRef, Q, Sum
 from django.utils.translation import gettext_lazy as _
 
 from jackpot.errors import BankNotFound, UnknownLevel
-from jackpot.models import Bank, Hit, MeterEntry, MeterReading, PendingContribution
+from jackpot.models import (
+    Bank,
+    DisplayConnection,
+    DisplayToken,
+    Hit,
+    MeterEntry,
+    MeterReading,
+    PendingContribution,
+)
 
 HIT_HISTORY = 25  # NY 9 NYCRR 5320.8(b): the last 25 hits
 
@@ -108,3 +118,25 @@ def latest_reading(bank: Bank, **filters) -> MeterReading | None:
 def pending_count(bank: Bank) -> int:
     """Contributions accepted but not posted to the meter yet (normally 0 or a few)."""
     return PendingContribution.objects.filter(bank=bank, entry__isnull=True).count()
+
+
+def displays_connected(*, since: dt.datetime):
+    """Connection rows of screens really connected: renewed by their socket since `since`."""
+    return (
+        DisplayConnection.objects.select_related("token", "token__bank")
+        .filter(token__revoked_at__isnull=True, last_seen_at__gte=since)
+        .order_by("token__bank__slug", "token__name", "connected_at")
+    )
+
+
+def displays_silent(*, older_than: dt.datetime):
+    """Screens (active tokens) that had a live socket and have none now: no heartbeat renewed
+    their token or one of their connections since `older_than`. The pit's alerts and the
+    sweep (jackpot.display_tokens.display_connections_prune) read this."""
+    live = DisplayConnection.objects.filter(token=OuterRef("pk"), last_seen_at__gte=older_than)
+    return (
+        DisplayToken.objects.select_related("bank")
+        .filter(revoked_at__isnull=True, last_seen_at__isnull=False, last_seen_at__lt=older_than)
+        .exclude(Exists(live))
+        .order_by("bank__slug", "name")
+    )

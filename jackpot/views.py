@@ -14,18 +14,23 @@ from casino.clock import current_property
 from casino.errors import CasinoError
 from casino.roles import Role, has_role
 from jackpot import display_tokens
-from jackpot.display_tokens import SEEN_EVERY_SECONDS, STALE_AFTER
+from jackpot.display_tokens import SEEN_EVERY_SECONDS, STALE_AFTER, cookie_name
 from jackpot.feed import localize, snapshot
-from jackpot.models import Bank, DisplayConnection, DisplayToken
+from jackpot.models import Bank, DisplayToken
+from jackpot.selectors import displays_connected
+
+# The display page's cookie lasts a year: a screen is switched on for years, and a kiosk that
+# loses its cookies loads its configured address (with ?token=) again and trades it again.
+COOKIE_MAX_AGE = 365 * 24 * 3600
 
 
-def _raw_token(request) -> str | None:
+def _raw_token(request, bank: str) -> str | None:
     if request.GET.get("token"):
         return request.GET["token"]
     scheme, _, credential = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() == "token" and credential.strip():
         return credential.strip()
-    return None
+    return request.COOKIES.get(cookie_name(bank)) or None
 
 
 @public
@@ -34,7 +39,9 @@ def _raw_token(request) -> str | None:
 def feed_http(request, bank: str):
     """GET /api/jackpot/<bank>/: the snapshot, for players that can only poll."""
     try:
-        token = display_tokens.display_authorize(bank_slug=bank, raw_token=_raw_token(request))
+        token = display_tokens.display_authorize(
+            bank_slug=bank, raw_token=_raw_token(request, bank)
+        )
     except CasinoError as exc:
         return JsonResponse(exc.as_json(), status=exc.http_status)
     cutoff = timezone.now() - dt.timedelta(seconds=SEEN_EVERY_SECONDS)
@@ -51,11 +58,30 @@ def feed_http(request, bank: str):
 @never_cache
 @require_GET
 def display_page(request, bank: str):
-    """The full-screen page for a screen or TV; it renders the public feed only."""
+    """The full-screen page for a screen or TV; it renders the public feed only.
+
+    Its address carries `?token=` once: the page trades it for a cookie and sends the screen
+    to the same address without it, so the token is not left in the address bar, the
+    history or a Referer, and the socket (authenticated by the cookie) carries none."""
     try:
-        token = display_tokens.display_authorize(bank_slug=bank, raw_token=_raw_token(request))
+        token = display_tokens.display_authorize(
+            bank_slug=bank, raw_token=_raw_token(request, bank)
+        )
     except CasinoError as exc:
         return render(request, "jackpot/display_error.html", {"error": exc}, status=exc.http_status)
+    if request.GET.get("token"):
+        response = redirect(reverse("jackpot:display", args=[bank]))
+        response.status_code = 303
+        response.set_cookie(
+            cookie_name(bank),
+            request.GET["token"],
+            max_age=COOKIE_MAX_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure(),
+        )
+        response["Referrer-Policy"] = "no-referrer"
+        return response
     prop = current_property()
     with translation.override(token.language):
         response = render(
@@ -69,26 +95,20 @@ def display_page(request, bank: str):
                 "http_path": reverse("jackpot:feed", args=[token.bank.slug]),
             },
         )
-    # The token travels in the URL: never leak it to another site.
+    # A first address with ?token= may still be in a player's history: never leak it.
     response["Referrer-Policy"] = "no-referrer"
     return response
 
 
 def _displays_context(request, **extra) -> dict:
-    cutoff = timezone.now() - STALE_AFTER
-    connections = (
-        DisplayConnection.objects.select_related("token", "token__bank")
-        .filter(token__revoked_at__isnull=True)
-        .order_by("token__bank__slug", "token__name", "connected_at")
-    )
+    # Only screens whose socket renewed its row lately: a row a dead server left behind is
+    # not a connected screen, even before the sweep removes it.
+    connections = displays_connected(since=timezone.now() - STALE_AFTER)
     return {
         "tokens": DisplayToken.objects.select_related("bank", "issued_by", "revoked_by").order_by(
             "bank__slug", "revoked_at", "name"
         ),
-        "connections": [
-            (c, c.token.last_seen_at is not None and c.token.last_seen_at >= cutoff)
-            for c in connections
-        ],
+        "connections": connections,
         "banks": Bank.objects.order_by("name"),
         "can_manage": has_role(request.user, Role.MANAGER),
         **extra,

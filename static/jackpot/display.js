@@ -151,17 +151,21 @@ function apply(message) {
       break;
     case "heartbeat":
       if (state.faulted && state.status === "open") setFault(false);
-      break;
+      return; // the bank's seq, not one this screen applied
   }
   root.dataset.seq = String(message.seq);
 }
 
-const token = new URLSearchParams(window.location.search).get("token") || "";
+// The page's cookie (set when it traded its address token for it) authenticates the socket: the
+// token never appears in a URL the servers log.
 const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
 const client = new FeedClient({
-  url: `${scheme}//${window.location.host}${words.wsPath}?token=${encodeURIComponent(token)}`,
+  url: `${scheme}//${window.location.host}${words.wsPath}`,
   onMessage: apply,
   onFault: () => setFault(true),
+  onResync: () => {
+    root.dataset.resyncs = String(Number(root.dataset.resyncs || 0) + 1);
+  },
   staleMs: Number(words.staleSeconds || 15) * 1000,
 });
 setFault(true);

@@ -1,13 +1,18 @@
 // The reference client of the public jackpot feed (spec/signage-feed.md).
 // It keeps the socket open, drops out-of-order messages by seq, declares the feed stale
 // after `staleMs` without any message, and reconnects with capped exponential backoff.
+// A heartbeat carries the bank's committed seq: still behind it one beat later, a message
+// was lost on the way, and a new socket's snapshot brings the committed state.
 
 export const CLOSE_REFUSED = 4403;
 export const CLOSE_NO_BANK = 4404;
 
 export class FeedClient {
-  constructor({ url, onMessage, onFault, staleMs = 15000, minDelayMs = 1000, maxDelayMs = 30000 }) {
+  constructor({ url, protocols = [], onMessage, onFault, onResync = () => {}, staleMs = 15000, minDelayMs = 1000, maxDelayMs = 30000 }) {
     this.url = url;
+    this.protocols = protocols; // e.g. ["tapis.jackpot-feed", "tapis.token.<token>"] for a player without cookies
+    this.onResync = onResync;
+    this.behindSeq = null;
     this.onMessage = onMessage;
     this.onFault = onFault; // (reason) => void, called when the shown amounts can no longer be trusted
     this.staleMs = staleMs;
@@ -29,7 +34,7 @@ export class FeedClient {
     clearTimeout(this.retryTimer);
     let socket;
     try {
-      socket = new WebSocket(this.url);
+      socket = this.protocols.length ? new WebSocket(this.url, this.protocols) : new WebSocket(this.url);
     } catch (err) {
       this.scheduleReconnect(null);
       return;
@@ -64,6 +69,19 @@ export class FeedClient {
     }
     if (typeof message !== "object" || message === null || typeof message.seq !== "number") return;
     this.armStaleTimer();
+    if (message.type === "heartbeat") {
+      // Not a change: it never moves lastSeq, it tells what lastSeq should be by now.
+      if (message.seq <= this.lastSeq) {
+        this.behindSeq = null;
+      } else if (this.behindSeq !== null && this.lastSeq < this.behindSeq) {
+        this.resync();
+        return;
+      } else {
+        this.behindSeq = message.seq; // maybe still on its way: give it one beat
+      }
+      this.onMessage(message);
+      return;
+    }
     if (message.type === "snapshot") {
       // A snapshot is the whole state: it always applies and restarts the sequence.
       this.attempt = 0;
@@ -74,6 +92,17 @@ export class FeedClient {
       this.lastSeq = message.seq;
     }
     this.onMessage(message);
+  }
+
+  resync() {
+    // Drop this socket (it missed a message) and open a new one at once: its snapshot is
+    // the committed state. The amounts on screen stay: they are only one change behind.
+    this.behindSeq = null;
+    this.onResync();
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) socket.close();
+    this.connect();
   }
 
   armStaleTimer() {

@@ -193,3 +193,151 @@ async def test_an_expired_group_membership_heals_at_the_next_periodic_rejoin(
             break
     assert message["type"] == "meter" and message["levels"][0]["amount_cents"] == 1_300_000
     await ws.disconnect()
+
+
+# --- the heartbeat keeps the feed true whatever the channel layer lost (issue 12 item 6) ----
+
+
+def _commit_meter_unheard(bank, cents, monkeypatch):
+    """A commit whose message never reaches this process's layer (another process, or lost)."""
+    with monkeypatch.context() as patch:
+        patch.setattr(feed, "request_meter_publish", lambda slug: None)
+        commit_meter(bank, cents)
+
+
+async def test_heartbeat_carries_the_banks_committed_seq_not_only_the_last_sent(
+    bank, display, settings, monkeypatch
+):
+    settings.JACKPOT_FEED_HEARTBEAT_SECONDS = 0.05
+    ws, snap = await open_feed(display[1])
+    await sync_to_async(_commit_meter_unheard)(bank, 1_300_000, monkeypatch)
+    beat = await ws.receive_json_from(timeout=2)
+    assert beat["type"] == "heartbeat" and beat["seq"] == snap["seq"] + 1
+    await ws.disconnect()
+
+
+async def test_a_lost_meter_message_is_caught_up_one_beat_later_from_the_committed_row(
+    bank, display, settings, monkeypatch
+):
+    settings.JACKPOT_FEED_HEARTBEAT_SECONDS = 0.05
+    ws, snap = await open_feed(display[1])
+    await sync_to_async(_commit_meter_unheard)(bank, 1_300_000, monkeypatch)
+    seen = []
+    while not seen or seen[-1]["type"] != "meter":
+        seen.append(await ws.receive_json_from(timeout=2))
+    assert [m["type"] for m in seen] == ["heartbeat", "meter"]  # one beat of grace, no more
+    meter = seen[-1]
+    assert meter["seq"] == snap["seq"] + 1
+    assert [lvl["amount_cents"] for lvl in meter["levels"]] == [1_300_000, 130_000]
+    assert meter["levels"][0]["label"] == "Quinte flush royale"
+    await ws.disconnect()
+
+
+async def test_a_lost_closed_status_is_caught_up_before_the_meter(
+    bank, display, settings, monkeypatch
+):
+    settings.JACKPOT_FEED_HEARTBEAT_SECONDS = 0.05
+    ws, _ = await open_feed(display[1])
+    monkeypatch.setattr(feed, "send_to_group", lambda slug, payload: None)
+    await sync_to_async(commit_status)(bank, "closed", "link fault")
+    message = {"type": "heartbeat"}
+    while message["type"] == "heartbeat":
+        message = await ws.receive_json_from(timeout=2)
+    assert (message["type"], message["status"], message["reason"]) == (
+        "status",
+        "closed",
+        "link fault",
+    )
+    assert (await ws.receive_json_from(timeout=2))["type"] == "meter"
+    await ws.disconnect()
+
+
+async def test_a_message_on_its_way_is_not_duplicated_by_the_catch_up(bank, display, settings):
+    settings.JACKPOT_FEED_HEARTBEAT_SECONDS = 0.05
+    ws, _ = await open_feed(display[1])
+    await sync_to_async(commit_meter)(bank, 1_300_000)
+    types = [(await ws.receive_json_from(timeout=2))["type"] for _ in range(6)]
+    assert types.count("meter") == 1
+    await ws.disconnect()
+
+
+async def test_a_revocation_whose_message_was_lost_closes_the_socket_at_the_next_beat(
+    display, settings, monkeypatch
+):
+    from jackpot import display_tokens
+
+    settings.JACKPOT_FEED_HEARTBEAT_SECONDS = 0.05
+    token, raw = display
+    ws, _ = await open_feed(raw)
+    monkeypatch.setattr(display_tokens, "_close_sockets", lambda channels: None)
+    await sync_to_async(display_token_revoke)(token_id=token.pk)
+    output = {"type": "websocket.send"}
+    while output["type"] == "websocket.send":
+        output = await ws.receive_output(timeout=2)
+    assert output == {"type": "websocket.close", "code": 4403}
+
+
+# --- connection rows match live sockets (issue 11 item 5) ----------------------------------
+
+
+async def test_no_connection_row_when_joining_the_group_fails(display, monkeypatch):
+    from channels.layers import InMemoryChannelLayer
+
+    async def redis_down(self, group, channel):
+        raise ConnectionError("redis is down")
+
+    monkeypatch.setattr(InMemoryChannelLayer, "group_add", redis_down)
+    ws = socket(f"/ws/jackpot/grand/?token={display[1]}")
+    connected, _ = await ws.connect()
+    assert connected
+    output = await ws.receive_output(timeout=2)
+    assert output == {"type": "websocket.close", "code": 1013}  # try again later
+    assert await sync_to_async(DisplayConnection.objects.count)() == 0
+
+
+async def test_the_heartbeat_renews_the_connection_row(display, settings, monkeypatch):
+    from jackpot import consumers
+
+    settings.JACKPOT_FEED_HEARTBEAT_SECONDS = 0.05
+    monkeypatch.setattr(consumers, "SEEN_EVERY_SECONDS", 0)
+    ws, _ = await open_feed(display[1])
+    first = await sync_to_async(lambda: DisplayConnection.objects.get().last_seen_at)()
+    await ws.receive_json_from(timeout=2)
+    await ws.receive_json_from(timeout=2)
+    renewed = await sync_to_async(lambda: DisplayConnection.objects.get().last_seen_at)()
+    assert renewed > first
+    await ws.disconnect()
+
+
+# --- credentials that stay out of the access logs (issue 11 item 7) ------------------------
+
+
+async def test_the_display_pages_cookie_authenticates_the_socket(display):
+    ws = socket(
+        "/ws/jackpot/grand/", headers=[(b"cookie", f"tapis_display_grand={display[1]}".encode())]
+    )
+    connected, _ = await ws.connect()
+    assert connected
+    assert (await ws.receive_json_from(timeout=2))["type"] == "snapshot"
+    await ws.disconnect()
+
+
+async def test_a_player_may_send_its_token_as_a_subprotocol_and_gets_only_the_feeds_back(display):
+    ws = WebsocketCommunicator(
+        application,
+        "/ws/jackpot/grand/",
+        subprotocols=["tapis.jackpot-feed", f"tapis.token.{display[1]}"],
+    )
+    connected, subprotocol = await ws.connect()
+    assert connected and subprotocol == "tapis.jackpot-feed"
+    assert (await ws.receive_json_from(timeout=2))["type"] == "snapshot"
+    await ws.disconnect()
+
+
+async def test_a_wrong_token_subprotocol_is_refused_4403(display):
+    ws = WebsocketCommunicator(
+        application, "/ws/jackpot/grand/", subprotocols=["tapis.jackpot-feed", "tapis.token.nope"]
+    )
+    connected, _ = await ws.connect()
+    assert connected
+    assert (await ws.receive_output(timeout=2))["code"] == 4403

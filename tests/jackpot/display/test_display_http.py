@@ -1,6 +1,7 @@
 """The HTTP feed, the display page and the manager's display pages."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from casino.models import AuditEntry
@@ -65,8 +66,8 @@ def test_http_poll_marks_the_display_as_seen(client, display):
 
 
 def test_display_page_speaks_the_displays_language(client, display, english_display):
-    fr = client.get("/display/grand/", {"token": display[1]})
-    en = client.get("/display/grand/", {"token": english_display[1]})
+    fr = client.get("/display/grand/", {"token": display[1]}, follow=True)
+    en = Client().get("/display/grand/", {"token": english_display[1]}, follow=True)
     assert fr.status_code == en.status_code == 200
     assert "JACKPOT INDISPONIBLE" in fr.content.decode()
     assert "JACKPOT NOT AVAILABLE" in en.content.decode()
@@ -146,3 +147,36 @@ def test_a_poll_costs_three_queries(client, display, django_assert_num_queries):
     client.get("/api/jackpot/grand/", {"token": display[1]})  # first poll also marks it seen
     with django_assert_num_queries(3):
         assert client.get("/api/jackpot/grand/", {"token": display[1]}).status_code == 200
+
+
+def test_display_page_trades_its_token_for_a_cookie_and_drops_it_from_the_address(client, display):
+    token, raw = display
+    response = client.get("/display/grand/", {"token": raw})
+
+    assert response.status_code == 303 and response["Location"] == "/display/grand/"
+    assert response["Referrer-Policy"] == "no-referrer"
+    cookie = response.cookies["tapis_display_grand"]
+    assert cookie.value == raw and cookie["httponly"] and cookie["samesite"] == "Lax"
+    page = client.get("/display/grand/")  # the browser sends the cookie back
+    assert page.status_code == 200 and raw not in page.content.decode()
+
+
+def test_display_page_without_token_or_cookie_is_refused(client, display):
+    assert client.get("/display/grand/").status_code == 403
+
+
+def test_display_page_cookie_stops_working_when_the_token_is_revoked(client, display):
+    from jackpot.display_tokens import display_token_revoke
+
+    client.get("/display/grand/", {"token": display[1]})
+    display_token_revoke(token_id=display[0].pk)
+    assert client.get("/display/grand/").status_code == 403
+
+
+def test_display_page_script_builds_a_socket_address_without_the_token():
+    from pathlib import Path
+
+    from django.conf import settings
+
+    script = (Path(settings.BASE_DIR) / "static/jackpot/display.js").read_text()
+    assert "?token=" not in script and "location.search" not in script
