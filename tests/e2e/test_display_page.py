@@ -111,3 +111,41 @@ def test_display_reconnects_by_itself_after_a_server_restart(asgi_server, browse
         assert page.get_attribute("#jackpot-display", "data-state") == "live"
     finally:
         server.stop()
+
+
+def test_display_page_keeps_its_token_out_of_the_address_and_the_socket(
+    asgi_server, browser_page, floor
+):
+    _, url = floor
+    page = browser_page
+    sockets = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    page.goto(url)
+    page.wait_for_selector('#jackpot-display[data-state="live"]', timeout=10_000)
+    assert page.url == f"{asgi_server.url}/display/grand/"
+    assert sockets and all("token" not in address for address in sockets)
+
+
+def test_display_page_takes_a_fresh_snapshot_when_a_heartbeat_says_it_missed_a_message(
+    asgi_server, browser_page, floor, settings, monkeypatch
+):
+    """The server's own catch-up is switched off here: the page itself must notice, from the
+    heartbeat's seq, that a meter message never came, and reconnect for a snapshot."""
+    from jackpot import consumers, feed
+
+    bank, url = floor
+    settings.JACKPOT_FEED_HEARTBEAT_SECONDS = 1
+    page = browser_page
+    page.goto(url)
+    page.wait_for_selector(f'{LEVEL}[data-shown-cents="1234567"]', timeout=10_000)
+
+    async def no_catch_up(self):
+        return None
+
+    monkeypatch.setattr(consumers.DisplayFeedConsumer, "_catch_up", no_catch_up)
+    monkeypatch.setattr(feed, "request_meter_publish", lambda slug: None)  # the message is lost
+    asgi_server.run_sync(commit_meter, bank, 1_300_000)
+
+    page.wait_for_selector(f'{LEVEL}[data-shown-cents="1300000"]', timeout=30_000)
+    assert page.get_attribute("#jackpot-display", "data-resyncs") == "1"
+    assert page.get_attribute("#jackpot-display", "data-state") == "live"
