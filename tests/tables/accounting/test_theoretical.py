@@ -1,0 +1,50 @@
+"""Theoretical win: handle x house edge, the edges the engine's paytable math computes (Trips,
+progressive, Envy) and the published base-game figure, never worked out in this app."""
+
+from fractions import Fraction
+
+import pytest
+
+from casino.clock import current_property
+from jackpot.models import Bank
+from tables.accounting.reports import Period, report
+from tables.accounting.theoretical import edges
+from tables.rules import paymath
+from tables.rules.ruleset import parse_rules
+from tests.tables.rounds.conftest import deal_to
+
+
+@pytest.mark.parametrize(
+    "paytable, percent",
+    [("A", "0.9018"), ("B", "1.9040"), ("C", "3.4979"), ("D", "6.1808")],
+)
+def test_the_trips_edges_of_paytables_a_to_d_are_the_engines_exact_figures(paytable, percent):
+    edge = edges({"trips_paytable": paytable}).trips
+    assert f"{float(edge * 100):.4f}" == percent
+
+
+def test_the_base_game_edge_is_the_published_figure_with_its_sources():
+    standard = edges({})
+    assert standard.base == Fraction(2185, 100_000)
+    assert "wizardofodds" in standard.base_source
+    # a variant nobody published a figure for has no base-game theoretical
+    assert edges({"blind_paytable": "B"}).base is None
+
+
+def test_the_theoretical_win_of_the_standard_round_is_its_handles_times_the_edges(felt):
+    deal_to(felt, "settled")
+    row = report(Period.of("day", current_property().gaming_date())).rows[0]
+    rules = parse_rules(felt.table.ruleset.engine_rules())
+    reset = Bank.objects.get().reset_cents
+    trips = paymath.trips_math(rules.trips_paytable).house_edge
+    progressive = (
+        1
+        - paymath.progressive_math(
+            rules.progressive_paytable, meter_cents=reset, reset_cents=reset, wager_cents=100
+        ).expected_return
+    )
+    envy = paymath.envy_cost(rules.envy, wager_cents=100).cost_per_wager
+    # Ante 20 €, Trips 20 €, progressive 2 €; two seats, so one other seat for Envy.
+    expected = 2_000 * Fraction(2185, 100_000) + 2_000 * trips + 200 * progressive - 200 * envy * 1
+    assert row.theoretical == round(expected)
+    assert 43 + 69 <= row.theoretical <= 43 + 70 + 200  # 43.7 + 69.96 + the progressive's
