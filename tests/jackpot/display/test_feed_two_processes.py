@@ -38,6 +38,7 @@ PYTHON = sys.executable
 
 def _env(sqlite: Path, redis_url: str = "") -> dict:
     env = {**os.environ, "SQLITE_PATH": str(sqlite), "DJANGO_DEBUG": "True"}
+    env["PYTHONUNBUFFERED"] = "1"  # daphne writes its access log to stdout: see it at once
     for name in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE"):
         env.pop(name, None)
     if redis_url:
@@ -179,3 +180,30 @@ async def test_a_meter_change_and_a_revocation_made_by_another_process_reach_the
         took = time.monotonic() - started
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403, server.log()
         print(f"revocation by another process closed the screen in {took:.1f} s (bound 30 s)")
+
+
+async def test_no_access_log_line_shows_a_display_token(floor):
+    """Issue 11 item 7: daphne (embedded) and uvicorn (production) print the address of each
+    request and socket; a token in `?token=` must not reach those lines."""
+    import urllib.request
+
+    server, _ = floor
+    base = f"127.0.0.1:{server.port}"
+    query = f"?token={DEMO_DISPLAY_TOKEN}"
+
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+
+    def get(path):
+        # The display page answers 303 with its cookie; the opener keeps it and follows.
+        with browser.open(f"http://{base}{path}", timeout=10) as response:
+            return response.status
+
+    assert await asyncio.to_thread(get, f"/display/{DEMO_BANK}/{query}") == 200
+    assert await asyncio.to_thread(get, f"/api/jackpot/{DEMO_BANK}/{query}") == 200
+    async with connect(f"ws://{base}/ws/jackpot/{DEMO_BANK}/{query}", open_timeout=10) as ws:
+        assert json.loads(await asyncio.wait_for(ws.recv(), timeout=10))["type"] == "snapshot"
+    await asyncio.sleep(0.5)
+
+    log = server.log()
+    assert f"/api/jackpot/{DEMO_BANK}/?token=[redacted]" in log, log  # the line is there
+    assert DEMO_DISPLAY_TOKEN not in log, log

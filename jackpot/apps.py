@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class JackpotConfig(AppConfig):
+    name = "jackpot"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Every process that serves the feed (daphne, uvicorn workers, runserver) loads the
+        # application first: from then on no access log line shows a display token.
+        from jackpot import log_redaction
+
+        log_redaction.install()
