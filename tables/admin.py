@@ -14,13 +14,15 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
 from casino.admin_audit import AuditedModelAdmin
 from casino.money import money
-from tables import services
+from tables import forms_math, services
 from tables.errors import TablesError
+from tables.forms import PaytableEditorForm
 from tables.models import ENGINE_FIELDS, DealerAssignment, Paytable, RuleSet, Table
 from tables.selectors import current_dealer, with_current_assignment
 
@@ -128,25 +130,22 @@ class VersionedAdmin(AuditedModelAdmin):
         super().save_model(request, obj, form, change)
 
 
-class PaytableForm(forms.ModelForm):
-    class Meta:
-        model = Paytable
-        fields = ["name", "kind", "preset", "lines"]
-
-    def clean(self):
-        cleaned = super().clean()
-        if "preset" in self.changed_data and "lines" not in self.changed_data:
-            cleaned["lines"] = {}  # the new preset brings its own lines
-        return cleaned
-
-
 @admin.register(Paytable)
 class PaytableAdmin(VersionedAdmin):
-    form = PaytableForm
+    """The paytable editor (`tables.forms.PaytableEditorForm`): one row per hand category,
+    the presets listed, the engine's math beside (refreshed as the rows change), every
+    refusal at once and the warnings to confirm. Saves go through the services."""
+
+    form = PaytableEditorForm
+    change_form_template = "tables/admin/paytable_change_form.html"
     list_display = ["name", "version", "kind", "preset", "used_at"]
     list_filter = ["kind", "preset"]
     search_fields = ["name"]
-    revisable_fields = ("kind", "preset", "lines")
+    revisable_fields = ("kind", "preset")
+
+    class Media:
+        css = {"all": ["tables/admin/paytable_editor.css"]}
+        js = ["tables/admin/paytable_editor.js"]
 
     def get_readonly_fields(self, request, obj=None):
         fields = super().get_readonly_fields(request, obj)
@@ -154,11 +153,78 @@ class PaytableAdmin(VersionedAdmin):
             fields = [*fields, "kind"]  # a family is one bet's table
         return fields
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        frozen = obj is not None and request.method != "POST" and obj.frozen_because()
+        if frozen:
+            form = type(form.__name__, (form,), {"rows_disabled": True})
+        return form
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        form = context["adminform"].form
+        kind = (obj.kind if obj is not None else None) or form["kind"].value() or ""
+        context["editor_kind"] = kind
+        context["presets"] = {k: forms_math.preset_rows(k) for k in ("blind", "trips")}
+        context["math"] = form.math
+        context["math_url"] = reverse("admin:tables_paytable_math")
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def save_model(self, request, obj, form, change):
+        # Through the services, which check the engine's findings again and audit the
+        # confirmation; a frozen version's change becomes the next version there.
+        confirm = bool(form.cleaned_data.get("confirm"))
+        content = {"preset": obj.preset} if obj.preset else {"preset": "", "lines": obj.lines}
+        if not change:
+            saved = services.paytable_create(
+                manager=request.user, kind=obj.kind, name=obj.name, confirm=confirm, **content
+            )
+        else:
+            because, old = obj.frozen_because(), str(obj)
+            saved = services.paytable_revise(
+                paytable_id=obj.pk, manager=request.user, confirm=confirm, **content
+            )
+            if saved.pk != obj.pk:
+                if because == obj.USED:
+                    why = _("%(old)s was used by a round: your change is %(new)s.")
+                else:
+                    why = _(
+                        "%(old)s is deployed on tables and does not change under them: your "
+                        "change is %(new)s; move the tables to it when they are ready."
+                    )
+                self.message_user(request, why % {"old": old, "new": saved}, messages.WARNING)
+        obj.pk, obj.version, obj.used_at = saved.pk, saved.version, saved.used_at
+        obj.lines, obj.created_by_id = saved.lines, saved.created_by_id
+        obj._state.adding, obj._state.db = False, saved._state.db
+
+    def save_related(self, request, form, formsets, change):
+        # the services wrote the audit entries
+        admin.ModelAdmin.save_related(self, request, form, formsets, change)
+
+    def math_view(self, request):
+        """The math panel for the rows as they are typed (the editor's script posts them)."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        instance = Paytable(kind=request.POST.get("kind", ""))
+        form = PaytableEditorForm(data=request.POST, instance=instance)
+        form.is_valid()
+        return TemplateResponse(
+            request,
+            "tables/admin/paytable_math.html",
+            {"math": form.math, "form": form, "editor_kind": instance.kind},
+        )
+
     revise_service = staticmethod(services.paytable_revise)
     revise_id_arg = "paytable_id"
 
     def get_urls(self):
         return [
+            path(
+                "math/",
+                self.admin_site.admin_view(self.math_view),
+                name="tables_paytable_math",
+            ),
             path(
                 "<path:object_id>/follow/",
                 self.admin_site.admin_view(self.follow_view),

@@ -3,6 +3,13 @@ plays never changes: the change becomes the next version), deployed to the table
 used by the first round.
 
 Managers configure; every change is audited in its transaction.
+
+A paytable is also checked by the engine's math (`tables.rules.paymath.check_paytable`): what
+it refuses (a line that pays nothing, odds beyond the sane bound, no winning line) is never
+saved, and what it warns of (the player has the edge, far from the presets, a hand paying
+more than a better one) needs the manager's confirmation, which is audited. A caller that
+shows the manager the warnings (the paytable editor) passes `confirm` True or False; one that
+does not (the demo, scripts) leaves it None and the warnings are still written in the audit.
 """
 
 import datetime as dt
@@ -17,6 +24,7 @@ from casino.audit import audit
 from casino.models import Staff
 from casino.roles import Role
 from tables.errors import ConfigurationRefused
+from tables.forms_math import paytable_findings
 from tables.models import ENGINE_FIELDS, Paytable, RuleSet, Table
 from tables.services._base import UNSET, get_locked, require_role, validate, values
 from tables.services.floor import table_configure
@@ -33,8 +41,45 @@ def _next_version(model, name: str) -> int:
     return (model.objects.filter(name=name).aggregate(top=Max("version"))["top"] or 0) + 1
 
 
+def _check_findings(paytable: Paytable, confirm: bool | None) -> list[dict]:
+    """Refuse what the engine's math refuses; refuse unconfirmed warnings when the caller
+    showed them (`confirm` False); the warnings, for the audit entry."""
+    findings = paytable_findings(paytable)
+    refused_now = [f for f in findings if f.refused]
+    if refused_now:
+        raise ConfigurationRefused(
+            "; ".join(f.message for f in refused_now),
+            errors={
+                f.field: [g.message for g in refused_now if g.field == f.field] for f in refused_now
+            },
+        )
+    if findings and confirm is False:
+        raise ConfigurationRefused(
+            _("This paytable needs your confirmation: %(warnings)s")
+            % {"warnings": "; ".join(f.message for f in findings)},
+            errors={"confirm": [f.message for f in findings]},
+        )
+    return [{"code": f.code, "category": f.category, "message": f.english} for f in findings]
+
+
+def _audit_warnings(manager: Staff, paytable: Paytable, warnings: list[dict], confirm) -> None:
+    if warnings and confirm:
+        audit(
+            actor=manager,
+            code="tables.paytable.warnings_confirmed",
+            subject=paytable,
+            data={"name": paytable.name, "version": paytable.version, "warnings": warnings},
+        )
+
+
 def paytable_create(
-    *, manager: Staff, kind: str, name: str, preset: str = "", lines: dict | None = None
+    *,
+    manager: Staff,
+    kind: str,
+    name: str,
+    preset: str = "",
+    lines: dict | None = None,
+    confirm: bool | None = None,
 ) -> Paytable:
     """Version 1 of a new paytable: an engine preset ("A".."D") or explicit lines."""
     require_role(manager, Role.MANAGER)
@@ -43,13 +88,21 @@ def paytable_create(
             kind=kind, name=name, preset=preset, lines=lines or {}, created_by=manager
         )
         validate(paytable)
+        warnings = _check_findings(paytable, confirm)
         paytable.save()
         audit(
             actor=manager,
             code="tables.paytable.created",
             subject=paytable,
-            data={"name": name, "version": 1, "kind": kind, "value": paytable.engine_value()},
+            data={
+                "name": name,
+                "version": 1,
+                "kind": kind,
+                "value": paytable.engine_value(),
+                "warnings": warnings,
+            },
         )
+        _audit_warnings(manager, paytable, warnings, confirm)
     return paytable
 
 
@@ -60,6 +113,7 @@ def paytable_revise(
     preset: str = UNSET,
     lines: dict = UNSET,
     new_version: bool = False,
+    confirm: bool | None = None,
 ) -> Paytable:
     """Change a paytable. A version a round used, or that a table plays through its rule set,
     is never touched: the change becomes the family's next version (returned), which tables
@@ -87,6 +141,7 @@ def paytable_revise(
         if lines is not UNSET:
             target.lines = lines
         validate(target)
+        warnings = _check_findings(target, confirm)
         target.save()
         audit(
             actor=manager,
@@ -100,8 +155,10 @@ def paytable_revise(
                 "version": target.version,
                 "before": before,
                 "after": {"preset": target.preset, "lines": target.lines},
+                "warnings": warnings,
             },
         )
+        _audit_warnings(manager, target, warnings, confirm)
     return target
 
 

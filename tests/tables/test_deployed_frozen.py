@@ -38,7 +38,8 @@ def test_the_trips_table_of_an_open_table_saved_in_the_admin_becomes_version_2(
     client, admin_manager, open_table, trips_c
 ):
     url = reverse("admin:tables_paytable_change", args=[trips_c.pk])
-    response = client.post(url, {"preset": "", "lines": json.dumps(ROYAL_1000)}, follow=True)
+    data = {"preset": "", "lines": json.dumps(ROYAL_1000), "confirm": "on"}  # far from presets
+    response = client.post(url, data, follow=True)
     assert response.status_code == 200
     assert "est en place sur des tables et ne change pas sous elles" in response.content.decode()
     v1 = Paytable.objects.get(pk=trips_c.pk)
