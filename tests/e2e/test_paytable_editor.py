@@ -1,0 +1,117 @@
+"""The paytable editor in real Chromium: the demo manager `directeur` creates a Trips paytable,
+sees its house edge computed by the engine as the lines are typed, is warned on a table that
+gives the player the edge and confirms it; screenshots in French and English."""
+
+import socket
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from casino import demo
+from casino.models import AuditEntry, Staff
+from tables.models import Paytable
+from tables.rules.paytables import TRIPS_PRESETS
+from tests.e2e.conftest import AsgiServer
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+#: This work's own ports (the shared machine gives each engineer a range).
+PORTS = range(8110, 8120)
+EDITOR = "/admin/tables/paytable/add/"
+HOUSE_EDGE = '#paytable-math [data-figure="house-edge"]'
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+@pytest.fixture
+def server(transactional_db, monkeypatch):
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    port = next(p for p in PORTS if _free(p))
+    started = AsgiServer(port).start()
+    yield started
+    started.stop()
+
+
+def plain(text: str) -> str:
+    return text.replace("\u202f", " ").replace("\u00a0", " ").strip()
+
+
+def sign_in(page, server, username: str, language: str) -> None:
+    """The manager's session (the sign-in page is tested elsewhere), in one language."""
+    client = Client()
+    client.force_login(Staff.objects.get(username=username))
+    page.context.clear_cookies()
+    page.context.add_cookies(
+        [
+            {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": server.url},
+            {"name": "django_language", "value": language, "url": server.url},
+        ]
+    )
+
+
+def type_lines(page, lines: dict) -> None:
+    for category, value in lines.items():
+        n, m = value.split(":")
+        page.fill(f"input[name={category}_n]", n)
+        page.fill(f"input[name={category}_m]", m)
+
+
+def test_a_manager_creates_a_trips_paytable_sees_its_edge_and_is_warned_on_a_player_edge(
+    server, browser_page
+):
+    demo.load()
+    page = browser_page
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    sign_in(page, server, demo.DEMO_STAFF[3][0], "fr")  # directeur
+
+    page.goto(server.url + EDITOR)
+    page.fill("input[name=name]", "Trips maison")
+    page.select_option("select[name=kind]", "trips")
+    assert page.is_visible("input[name=flush_n]")
+    assert not page.is_visible("input[name=flush_percent]")  # Trips pays odds only
+    type_lines(page, TRIPS_PRESETS["A"].to_json())
+    # The engine's math follows the lines as they are typed.
+    page.wait_for_selector(f'{HOUSE_EDGE}:has-text("0,9018")', timeout=10_000)
+    assert "Avantage de la maison" in page.inner_text("#paytable-math")
+    page.screenshot(path=str(SCREENSHOTS / "paytable-editor-fr.png"), full_page=True)
+    page.click("input[name=_save]")
+    page.wait_for_selector(".messagelist .success", timeout=10_000)
+    made = Paytable.objects.get(name="Trips maison")
+    assert made.lines == TRIPS_PRESETS["A"].to_json()
+
+    # A second table, three of a kind at 5 for 1: the player has the edge.
+    page.goto(server.url + EDITOR)
+    page.fill("input[name=name]", "Trips trop généreuse")
+    page.select_option("select[name=kind]", "trips")
+    type_lines(page, {**TRIPS_PRESETS["A"].to_json(), "three_of_a_kind": "5:1"})
+    page.wait_for_selector("#paytable-math .player-edge", timeout=10_000)
+    page.click("input[name=_save]")
+    page.wait_for_selector(".paytable-warnings", timeout=10_000)
+    warning = plain(page.inner_text(".paytable-warnings"))
+    assert "le joueur a l’avantage" in warning
+    assert not Paytable.objects.filter(name="Trips trop généreuse").exists()
+    page.screenshot(path=str(SCREENSHOTS / "paytable-editor-warning-fr.png"), full_page=True)
+    page.check("input[name=confirm]")
+    page.click("input[name=_save]")
+    page.wait_for_selector(".messagelist .success", timeout=10_000)
+    generous = Paytable.objects.get(name="Trips trop généreuse")
+    confirmed = AuditEntry.objects.get(code="tables.paytable.warnings_confirmed")
+    assert str(confirmed.subject_id) == str(generous.pk)
+    assert confirmed.actor.username == "directeur"
+
+    # The same editor in English, on the saved table.
+    sign_in(page, server, "directeur", "en")
+    page.goto(f"{server.url}/admin/tables/paytable/{made.pk}/change/")
+    assert plain(page.inner_text(HOUSE_EDGE)) == "0.9018 %"
+    assert "House edge:" in page.inner_text("#paytable-math")
+    assert page.input_value("input[name=flush_n]") == "7"
+    page.screenshot(path=str(SCREENSHOTS / "paytable-editor-en.png"), full_page=True)
