@@ -6,6 +6,7 @@ from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import translation
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
@@ -175,3 +176,32 @@ class SharedTabletSessionMiddleware:
         page = reverse("casino:pin_login")
         query = urlencode({"signed_out": reason, "next": request.get_full_path()})
         return redirect(f"{page}?{query}")
+
+
+class NoStoreMiddleware:
+    """`Cache-Control: no-store` (with Django's never-cache headers) on the sign-in pages and
+    on every answer to a signed-in person: a shared tablet's or a back-office browser's cache
+    must not keep a PIN form, a person's data or a float count for the next user to find with
+    the Back button. Static files are served before this (WhiteNoise) and keep their caching."""
+
+    SIGN_IN_VIEWS = frozenset(
+        {
+            "casino:login",
+            "casino:pin_login",
+            "casino:change_secrets",
+            "admin:login",
+            "admin:password_change",
+        }
+    )
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        match = getattr(request, "resolver_match", None)
+        user = getattr(request, "user", None)
+        signed_in = user is not None and user.is_authenticated
+        if signed_in or (match is not None and match.view_name in self.SIGN_IN_VIEWS):
+            add_never_cache_headers(response)
+        return response

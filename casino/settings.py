@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     "casino",
     "jackpot",
     "tables",
@@ -60,12 +61,14 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "casino.middleware.ServerTimingMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "casino.middleware.NoStoreMiddleware",
     "casino.middleware.StaffLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "casino.middleware.SharedTabletSessionMiddleware",
@@ -89,6 +92,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "casino.context_processors.floor",
+                "csp.context_processors.nonce",
             ],
         },
     },
@@ -162,6 +166,32 @@ LOCALE_PATHS = [BASE_DIR / "casino" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+
+# Content-Security-Policy (django-csp): scripts, styles, images and sockets only from this
+# server, nothing inline. A template that truly needs an inline <script> or <style> gives it
+# nonce="{{ CSP_NONCE }}". Tests: tests/jackpot/test_security_headers.py (pages walked in Chromium).
+from csp.constants import NONCE, NONE, SELF  # noqa: E402
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        # 'self' covers ws:// and wss:// to this host (CSP level 3): the live channels.
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# Request and socket limits. A form or JSON body over 256 KiB is refused (413/400) before it
+# is read into memory; the servers' own limits (message size, headers, idle handshakes) are
+# set where they start (Makefile `serve`: UVICORN_LIMITS; casino/server_limits.py).
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_BYTES", str(256 * 1024)))
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
