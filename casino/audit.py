@@ -1,22 +1,26 @@
-"""The audit log: append-only, each entry chained to the previous one by SHA-256.
+"""The audit log: append-only, each entry chained to the previous one by an HMAC.
 
 `audit()` is called inside the service's transaction, so an entry exists exactly when the
 change it records was committed. `audit_many()` appends several at once (one lock, one read,
-one INSERT). `verify_chain()` recomputes every hash and names the first entry that does not
-match; a missing position is a deleted entry.
+one INSERT). `find_break()` recomputes every entry's MAC and link and compares the chain with
+the checkpoints kept outside the database (casino.checkpoints); it names the first entry that
+does not hold, a missing position (a deleted entry), or a cut-off end.
 
-Each entry has a `position` (1, 2, 3... with no gap), assigned under the chain's lock. The
-digest covers the position, not the database id, so an entry is inserted once, with its
-final hash: no row of the log is ever updated (PostgreSQL refuses it, migration 0004).
+Each entry has a `position` (1, 2, 3... with no gap) and its id, both assigned under the
+chain's lock before the INSERT, so the MAC covers them and the entry is inserted once, with its
+final hash: no row of the log is ever updated (PostgreSQL refuses it, migration 0004, and
+TRUNCATE too, migration 0006). The MAC is keyed by AUDIT_HMAC_KEY (casino.audit_keys), which
+the database never sees: without it nobody can write an entry that verifies.
 """
 
-import hashlib
 import json
 
 from django.db import connection, transaction
 from django.utils import timezone
 
+from casino.audit_keys import current_key_id, known_keys, mac
 from casino.bulk import insert_many
+from casino.checkpoints import checkpoint_write, checkpoint_write_safely, checkpoints_read
 from casino.clock import stamp
 from casino.models import AuditEntry
 
@@ -32,9 +36,20 @@ CHAIN_LOCK_HELD_SQL = (
 CHAIN_LOCK_HELD_PARAMS = [CHAIN_LOCK_KEY >> 32, CHAIN_LOCK_KEY & 0xFFFFFFFF]
 
 
-def _digest(entry: AuditEntry) -> str:
+class UnknownKey(Exception):
+    pass
+
+
+def _digest(entry: AuditEntry, key: str | None = None) -> str:
+    """The entry's MAC under its key (entry.key_id; `key` overrides it)."""
+    if key is None:
+        key = known_keys().get(entry.key_id)
+        if key is None:
+            raise UnknownKey(entry.key_id)
     body = {
+        "id": entry.pk,
         "position": entry.position,
+        "key_id": entry.key_id,
         "created_at": entry.created_at.isoformat(),
         "actor": entry.actor_id,
         "code": entry.code,
@@ -46,7 +61,24 @@ def _digest(entry: AuditEntry) -> str:
         "prev_hash": entry.prev_hash,
     }
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    return mac(key, canonical.encode())
+
+
+def _next_ids(count: int, last_id: int | None) -> list[int]:
+    """Ids for `count` new entries, taken under the chain's lock so that the MAC can cover
+    them (a renumbered entry then shows) and they grow with the position."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT nextval(pg_get_serial_sequence('casino_auditentry', 'id'))"
+                " FROM generate_series(1, %s)",
+                [count],
+            )
+            return [row[0] for row in cursor.fetchall()]
+    # SQLite: writers are serialised by the database itself (IMMEDIATE transactions).
+    top = AuditEntry.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    start = max(top, last_id or 0) + 1
+    return list(range(start, start + count))
 
 
 def _subject_ref(subject) -> tuple[str, str]:
@@ -76,15 +108,37 @@ def audit_many(entries: list[dict]) -> list[AuditEntry]:
         # assigned under it, so they stay contiguous.
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
-    last = AuditEntry.objects.order_by("-position").values_list("position", "hash").first()
-    position, previous = last if last else (0, GENESIS)
+    last = (
+        AuditEntry.objects.order_by("-position")
+        .values_list("position", "hash", "pk", "gaming_date", "shift")
+        .first()
+    )
+    position, previous = (last[0], last[1]) if last else (0, GENESIS)
     now = timezone.now()
     gaming_date, shift = stamp(now)
+    if last is not None and (last[3], last[4]) != (gaming_date, shift):
+        # The first entry of a new shift: the chain's head at the end of the last one goes
+        # outside the database.
+        # After commit: then that entry is surely committed, even if this very transaction
+        # wrote it; a rollback writes nothing, and the next writer sees the change again.
+        closed = {
+            "position": last[0],
+            "hash": last[1],
+            "entry_id": last[2],
+            "gaming_date": last[3],
+            "shift": last[4],
+            "reason": "shift_change",
+        }
+        transaction.on_commit(lambda: checkpoint_write_safely(**closed))
+    key_id = current_key_id()
+    key = known_keys()[key_id]
+    ids = _next_ids(len(entries), last[2] if last else None)
     rows = []
-    for item in entries:
+    for pk, item in zip(ids, entries, strict=True):
         subject_type, subject_id = _subject_ref(item.get("subject"))
         position += 1
         entry = AuditEntry(
+            id=pk,
             created_at=now,
             actor_id=_actor_id(item),
             code=item["code"],
@@ -94,13 +148,37 @@ def audit_many(entries: list[dict]) -> list[AuditEntry]:
             gaming_date=gaming_date,
             shift=shift,
             position=position,
+            key_id=key_id,
             prev_hash=previous,
         )
-        entry.hash = previous = _digest(entry)
+        entry.hash = previous = _digest(entry, key)
         rows.append(entry)
     if connection.vendor == "postgresql":
-        return insert_many(rows, key="position")
+        return insert_many(rows, key="position", include_pk=True)
     return AuditEntry.objects.bulk_create(rows, _chained=True)
+
+
+def audit_checkpoint(reason: str = "requested") -> dict | None:
+    """Write a checkpoint of the chain's head now (None when the log is empty)."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
+        last = (
+            AuditEntry.objects.order_by("-position")
+            .values_list("position", "hash", "pk", "gaming_date", "shift")
+            .first()
+        )
+        if last is None:
+            return None
+        return checkpoint_write(
+            position=last[0],
+            hash=last[1],
+            entry_id=last[2],
+            gaming_date=last[3],
+            shift=last[4],
+            reason=reason,
+        )
 
 
 def audit(*, actor, code: str, subject=None, data: dict | None = None) -> AuditEntry:
@@ -123,26 +201,63 @@ class ChainBreak:
 
 
 def find_break() -> ChainBreak | None:
-    """Walk the chain; name the first entry whose hash or link is wrong, or a missing entry."""
+    """Walk the chain; name the first entry whose MAC, link or position is wrong, a missing
+    entry, an entry that differs from a checkpoint, or an end cut off before the last
+    checkpoint. A checkpoint file line that is not genuine is a break too."""
+    checkpoints, forged_lines = checkpoints_read()
+    if forged_lines:
+        return ChainBreak(None, 0, "checkpoint", forged_lines[0])
+    expected: dict[int, object] = {}
+    for checkpoint in checkpoints:
+        expected.setdefault(checkpoint.position, checkpoint)
+    keys = known_keys()
     previous = GENESIS
     previous_id = previous_position = 0
     for entry in AuditEntry.objects.order_by("position").iterator(chunk_size=2000):
+        if entry.position <= previous_position:
+            reason = (
+                f"its position {entry.position} is not after the previous entry's "
+                f"({previous_position}): inserted or renumbered"
+            )
+            return ChainBreak(entry, entry.pk, entry.code, reason)
         if entry.position != previous_position + 1:
             # Ids may have gaps without tampering (a rolled-back insert burns a sequence
             # value); positions may not: they are assigned under the chain's lock.
+            first, last = previous_position + 1, entry.position - 1
+            gone = f"position {first} is" if first == last else f"positions {first} to {last} are"
+            reason = f"{gone} missing (deleted) between entry #{previous_id} and this one"
+            return ChainBreak(entry, entry.pk, entry.code, reason)
+        if entry.key_id not in keys:
             reason = (
-                f"entries #{previous_id + 1} to #{entry.pk - 1} are missing (deleted): "
-                f"positions {previous_position + 1} to {entry.position - 1} are gone"
+                f"its key id {entry.key_id!r} is not a known key (forged, or the key is "
+                "missing from AUDIT_HMAC_PREVIOUS_KEYS)"
             )
+            return ChainBreak(entry, entry.pk, entry.code, reason)
+        if entry.hash != _digest(entry, keys[entry.key_id]):
+            reason = "its content no longer matches its MAC (edited, renumbered or forged)"
             return ChainBreak(entry, entry.pk, entry.code, reason)
         if entry.prev_hash != previous:
             reason = "its previous-hash does not match the hash of the entry before it"
             return ChainBreak(entry, entry.pk, entry.code, reason)
-        if entry.hash != _digest(entry):
-            return ChainBreak(
-                entry, entry.pk, entry.code, "its content no longer matches its hash (edited)"
+        checkpoint = expected.get(entry.position)
+        if checkpoint is not None and checkpoint.hash != entry.hash:
+            reason = (
+                f"it differs from the checkpoint written at {checkpoint.written_at} for position "
+                f"{entry.position}: the log was rewritten at or before this entry"
             )
+            return ChainBreak(entry, entry.pk, entry.code, reason)
         previous, previous_id, previous_position = entry.hash, entry.pk, entry.position
+    if checkpoints:
+        furthest = max(checkpoints, key=lambda c: c.position)
+        if furthest.position > previous_position:
+            first = previous_position + 1
+            reason = (
+                f"the chain ends at position {previous_position}, but the checkpoint written at "
+                f"{furthest.written_at} recorded position {furthest.position} (entry "
+                f"#{furthest.entry_id}): positions {first} to {furthest.position} were cut off "
+                "(truncated, or the last entries deleted)"
+            )
+            return ChainBreak(None, furthest.entry_id or 0, "end of chain", reason)
     return None
 
 

@@ -11,19 +11,21 @@ import json
 from django.db import connection, models
 
 
-def _columns(model) -> list[models.Field]:
-    return [f for f in model._meta.concrete_fields if not f.primary_key]
+def _columns(model, include_pk: bool = False) -> list[models.Field]:
+    return [f for f in model._meta.concrete_fields if include_pk or not f.primary_key]
 
 
-def insert_many(objs: list[models.Model], *, key: str, manager=None) -> list[models.Model]:
+def insert_many(
+    objs: list[models.Model], *, key: str, manager=None, include_pk: bool = False
+) -> list[models.Model]:
     """Insert `objs` (all of one model); `key` names a unique field set on each, by which the
-    returned ids are matched to the objects."""
+    returned ids are matched to the objects. `include_pk`: the objects carry their ids."""
     if not objs:
         return objs
     model = type(objs[0])
     if connection.vendor != "postgresql":
         return (manager or model._default_manager).bulk_create(objs)
-    fields = _columns(model)
+    fields = _columns(model, include_pk)
     arrays, casts = [], []
     for field in fields:
         if isinstance(field, models.JSONField):

@@ -253,6 +253,8 @@ class AuditEntry(models.Model):
     # 1, 2, 3... with no gap: a missing number is a deleted entry (casino.audit.find_break).
     # It is in the digest instead of the id, so the hash is known before the INSERT.
     position = models.PositiveBigIntegerField(_("position"), unique=True)
+    # Which key made the hash (casino.audit_keys: a fingerprint, never the key itself).
+    key_id = models.CharField(_("key id"), max_length=32, blank=True, default="")
     prev_hash = models.CharField(_("previous hash"), max_length=64)
     hash = models.CharField(_("hash"), max_length=64, unique=True)
 

@@ -89,6 +89,8 @@ def _said(finding: paymath.Finding) -> PaytableFinding:
     params = dict(finding.params)
     for name, figure in finding.figures.items():
         params[name] = percent(figure)
+    for name, cents in finding.amounts.items():
+        params[name] = money(cents)
     return PaytableFinding(
         code=finding.code,
         category=finding.path,

@@ -97,6 +97,25 @@ def _fresh_cache(settings, request):
     yield
 
 
+@pytest.fixture(autouse=True)
+def _own_audit_checkpoints(settings, tmp_path):
+    """Each test keeps the audit checkpoints it writes (casino.checkpoints) in a file of its
+    own: a rolled-back test's checkpoint must not accuse the next test's chain."""
+    settings.AUDIT_CHECKPOINT_PATH = str(tmp_path / "audit-checkpoints.jsonl")
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test database may be emptied between tests (the runner's flush is a TRUNCATE),
+    which the append-only tables refuse elsewhere (casino migration 0006)."""
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        name = connection.ops.quote_name(connection.settings_dict["NAME"])
+        cursor.execute(f"ALTER DATABASE {name} SET tapis.allow_truncate = 'on'")
+        cursor.execute("SET tapis.allow_truncate = 'on'")
+
+
 @pytest.fixture
 def casino_property(db):
     return PropertyFactory()

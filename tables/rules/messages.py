@@ -156,6 +156,10 @@ MESSAGES: Mapping[str, str] = {
         "%(category)s: %(value)s pays more than %(bound)s; that line alone would give back"
         " more than everything staked on the bet"
     ),
+    "paytable.envy_too_high": gettext_noop(
+        "%(category)s: %(value)s is more than %(bound)s; that line alone would cost more per"
+        " other seat than the progressive wager"
+    ),
     "paytable.no_winning_line": gettext_noop("the %(table)s paytable has no winning line"),
     "paytable.player_edge": gettext_noop(
         "the player has the edge: this table pays back %(edge)s%% more than is staked"

@@ -511,8 +511,9 @@ class Severity(StrEnum):
 class Finding:
     """One thing wrong or unusual about a paytable: a stable `code`, the message `key` (see
     `messages`), the `path` of the line at fault (a category) or None for the whole table, the
-    sentence's `params`, and `figures`: the exact numbers behind the params that are decimals
-    (a percentage), so that a page can write them in the reader's locale."""
+    sentence's `params`, and `figures` and `amounts`: the exact numbers behind the params that
+    are decimals (a percentage) or money (cents), so that a page can write them in the
+    reader's locale and currency."""
 
     severity: Severity
     code: str
@@ -520,6 +521,7 @@ class Finding:
     path: str | None
     params: Mapping[str, Param] = field(default_factory=dict)
     figures: Mapping[str, Fraction] = field(default_factory=dict)
+    amounts: Mapping[str, int] = field(default_factory=dict)  # cents, for the currency
 
     def render(self, translate: Translate | None = None) -> str:
         return render(self.key, self.params, translate=translate)
@@ -552,6 +554,13 @@ def max_odds(kind: TableKind, category: str) -> Fraction:
     counts = five_card_counts() if kind is TableKind.PROGRESSIVE else seven_card_counts()
     total = sum(counts.values())
     return Fraction(total // counts[category]) if counts[category] else Fraction(0)
+
+
+def max_envy_cents(category: str, wager_cents: int) -> int:
+    """The most an Envy line may pay: the amount at which that line alone would cost, per
+    other seat, the whole progressive wager (`wager / P(category)` on the 5-card hand)."""
+    counts = five_card_counts()
+    return wager_cents * sum(counts.values()) // counts[category] if counts[category] else 0
 
 
 def _references(kind: TableKind) -> tuple[Paytable, ...]:
@@ -629,7 +638,8 @@ def check_paytable(
     """Everything a manager must know about a paytable before it is approved, refusals first.
 
     Refused: a line that pays nothing (`flush 0:1`: leave it out), odds below `MIN_ODDS`, odds
-    above `max_odds` for the category, a Blind, Trips or progressive table with no winning line.
+    above `max_odds` for the category, an Envy amount above `max_envy_cents` (needs
+    `wager_cents`), a Blind, Trips or progressive table with no winning line.
     Warned: a Trips table the player has the edge on, a progressive table that returns 100 % or
     more at its reset (needs `wager_cents` and `reset_cents`), lines far from the presets, a
     hand paying more than a better one."""
@@ -651,6 +661,23 @@ def check_paytable(
                     {"category": category, "value": shown},
                 )
             )
+        elif isinstance(value, Cents) and wager_cents:
+            bound_cents = max_envy_cents(category, wager_cents)
+            if value.amount > bound_cents:
+                refusals.append(
+                    Finding(
+                        Severity.REFUSE,
+                        "amount_too_high",
+                        "paytable.envy_too_high",
+                        category,
+                        {
+                            "category": category,
+                            "value": f"{value.amount} cents",
+                            "bound": f"{bound_cents} cents",
+                        },
+                        amounts={"value": value.amount, "bound": bound_cents},
+                    )
+                )
         elif isinstance(value, Odds):
             odds = Fraction(value.n, value.m)
             bound = max_odds(paytable.kind, category)

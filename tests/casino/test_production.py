@@ -9,10 +9,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "x" * 20 + "-tapis-test-only-production-secret-key-0123456789-abcdefghij"
+AUDIT_KEY = "tapis-test-only-audit-hmac-key-0123456789-abcdefghij"
 
 
 def manage(*args, **env) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "AUDIT_HMAC_"))}
+    env.setdefault("AUDIT_HMAC_KEY", AUDIT_KEY)
     clean.update(env)
     return subprocess.run(
         [sys.executable, "manage.py", *args],
@@ -66,3 +68,20 @@ def test_behind_a_redirecting_proxy_the_checklist_still_passes():
         DJANGO_SECURE_SSL_REDIRECT="False",
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.slow
+def test_the_checklist_fails_without_an_audit_key():
+    # make serve runs this check: production does not start on the embedded key.
+    result = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DJANGO_DEBUG="False",
+        DJANGO_SECRET_KEY=SECRET,
+        DJANGO_ALLOWED_HOSTS="tapis.example",
+        AUDIT_HMAC_KEY="",
+    )
+    assert result.returncode != 0
+    assert "casino.W001" in result.stderr + result.stdout

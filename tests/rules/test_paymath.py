@@ -18,6 +18,7 @@ from tables.rules.paymath import (
     check_paytable,
     envy_cost,
     five_card_counts,
+    max_envy_cents,
     max_odds,
     percent_text,
     progressive_math,
@@ -363,3 +364,17 @@ def test_the_percentage_text_rounds_half_away_from_zero():
     assert percent_text(Fraction(-2, 3)) == "-66.6667"
     assert percent_text(Fraction(1, 200_000_000)) == "0.0000"
     assert Category.ROYAL_FLUSH.value in CATEGORIES
+
+
+def test_an_envy_amount_beyond_the_sane_bound_for_the_wager_is_refused():
+    # a royal flush is 4 of 2,598,960 five-card hands: at 649,740 wagers it costs one wager
+    assert max_envy_cents("royal_flush", 100) == 64_974_000
+    table = parse_paytable(TableKind.ENVY, {"royal_flush": 64_974_001}, "envy")
+    (finding,) = check_paytable(table, wager_cents=100)
+    assert (finding.code, finding.path, finding.severity) == (
+        "amount_too_high",
+        "royal_flush",
+        Severity.REFUSE,
+    )
+    assert finding.render().startswith("royal flush: 64974001 cents is more than 64974000 cents")
+    assert refusals(check_paytable(table, wager_cents=200)) == ()

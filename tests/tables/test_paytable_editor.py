@@ -251,3 +251,12 @@ def test_odds_for_one_when_m_is_left_empty(db):
     assert form.is_valid(), form.errors
     assert form.instance.lines["flush"] == "7:1"
     assert Decimal("0.0001") == form.fields["flush_percent"].min_value
+
+
+def test_an_envy_amount_beyond_the_sane_bound_is_refused_in_the_currency(client, admin_manager):
+    data = rows({"royal_flush": "1 000 000,00"}, kind="envy", name="Envy folle")
+    response = client.post(reverse(ADD), data)
+    assert response.status_code == 200
+    (error,) = response.context["adminform"].form.errors["royal_flush_amount"]
+    assert "1\u202f000\u202f000,00\u00a0€ dépasse 649\u202f740,00\u00a0€" in error
+    assert not Paytable.objects.filter(name="Envy folle").exists()
