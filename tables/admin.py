@@ -289,6 +289,12 @@ class RuleSetAdmin(VersionedAdmin):
 
     revise_service = staticmethod(services.ruleset_revise)
     revise_id_arg = "ruleset_id"
+    change_form_template = "tables/admin/ruleset_change_form.html"
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if obj is not None:
+            context["ruleset_math"] = forms_math.ruleset_panel(obj)
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_urls(self):
         return [

@@ -233,3 +233,48 @@ def preset_rows(kind: str) -> list[dict]:
             row["house_edge"] = percent(paymath.trips_math(table).house_edge)
         rows.append(row)
     return rows
+
+
+def ruleset_panel(ruleset) -> dict | None:
+    """The house edges of a rule set version: the base game's published figure (or none),
+    its Trips table's exact edge, its progressive's return at each bank taking its wager, its
+    Envy's cost per other seat."""
+    from tables.rules.ruleset import parse_rules
+
+    try:
+        rules = parse_rules(ruleset.engine_rules())
+    except (RulesError, ValueError):
+        return None
+    published = paymath.base_game_edge(rules)
+    trips = paymath.trips_math(rules.trips_paytable)
+    wager = rules.progressive_wager_cents
+    panel: dict = {
+        "base_game": None
+        if published is None
+        else {
+            "house_edge": percent(published.house_edge, 3),
+            "element_of_risk": None
+            if published.element_of_risk is None
+            else percent(published.element_of_risk, 3),
+            "sources": published.sources,
+            "note": published.note,
+        },
+        "trips_edge": percent(trips.house_edge),
+        "trips_hit_frequency": percent(trips.hit_frequency),
+        "wager": money(wager),
+        "progressive": None,
+        "envy": None,
+    }
+    if ruleset.progressive_paytable_id is not None:
+        panel["progressive"] = progressive_panel(
+            rules.progressive_paytable, [b for b in banks() if b.wager_cents == wager]
+        )["banks"]
+    if ruleset.envy_paytable_id is not None:
+        envy = paymath.envy_cost(
+            rules.envy, wager_cents=wager, min_wager_cents=rules.envy_min_wager_cents
+        )
+        panel["envy"] = {
+            "cost_per_wager": percent(envy.cost_per_wager),
+            "cost_per_thousand": money(round(envy.cost_per_other_seat_cents * 1000)),
+        }
+    return panel

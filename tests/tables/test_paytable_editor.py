@@ -260,3 +260,55 @@ def test_an_envy_amount_beyond_the_sane_bound_is_refused_in_the_currency(client,
     (error,) = response.context["adminform"].form.errors["royal_flush_amount"]
     assert "1\u202f000\u202f000,00\u00a0€ dépasse 649\u202f740,00\u00a0€" in error
     assert not Paytable.objects.filter(name="Envy folle").exists()
+
+
+def test_a_rule_set_shows_its_published_base_edge_and_its_exact_trips_edge(
+    client, admin_manager, standard_rules
+):
+    url = reverse("admin:tables_ruleset_change", args=[standard_rules.pk])
+    page = client.get(url).content.decode()
+    assert "2,185 % de l’Ante" in page
+    assert "chiffre publié, non calculé ici" in page
+    assert "golden-nugget-casino-tukwila.com" in page
+    assert "3,4979 % de la mise Trips" in page
+
+
+def test_a_rule_set_variant_without_a_published_figure_says_so(
+    client, admin_manager, blind_a, trips_c
+):
+    from tests.tables.factories import make_ruleset
+
+    three_x = make_ruleset(
+        admin_manager, name="3x", blind=blind_a, trips=trips_c, preflop_multiples=[3]
+    )
+    page = client.get(reverse("admin:tables_ruleset_change", args=[three_x.pk])).content.decode()
+    assert "aucun chiffre publié pour cette variante" in page
+
+
+def test_a_rule_set_shows_its_progressive_return_and_envy_cost_at_its_wager(
+    client, admin_manager, blind_a, trips_c
+):
+    from tests.tables.factories import make_ruleset
+
+    make_bank(manager=admin_manager, reset_cents=1_000_000, wager_cents=100)
+    progressive = services.paytable_create(
+        manager=admin_manager,
+        kind="progressive",
+        name="Progressif",
+        lines={"royal_flush": "100%", "straight_flush": "10%", "flush": "40:1"},
+    )
+    envy = services.paytable_create(
+        manager=admin_manager, kind="envy", name="Envy", lines={"royal_flush": 100_000}
+    )
+    ruleset = make_ruleset(
+        admin_manager,
+        name="Avec jackpot",
+        blind=blind_a,
+        trips=trips_c,
+        progressive_paytable_id=progressive.pk,
+        envy_paytable_id=envy.pk,
+    )
+    page = client.get(reverse("admin:tables_ruleset_change", args=[ruleset.pk])).content.decode()
+    assert 'data-figure="progressive-return"' in page
+    assert "au montant de départ" in page
+    assert "0,1539 % de la mise" in page  # 4 / 2,598,960 x 100,000 cents per 100
