@@ -107,19 +107,24 @@ def _csv(data) -> HttpResponse:
             for b in BETS
             for what in (_("handle"), _("computed win"))
         ),
-        f"{_('handle')} ({currency})",
-        f"{_('computed win')} ({currency})",
-        f"{_('progressive contributions')} ({currency})",
-        f"{_('progressive hits')} ({currency})",
-        f"{_('drop')} ({currency})",
-        f"{_('markers')} ({currency})",
-        f"{_('opener')} ({currency})",
-        f"{_('closer')} ({currency})",
-        f"{_('fills')} ({currency})",
-        f"{_('credits')} ({currency})",
-        f"{_('counted win')} ({currency})",
-        f"{_('theoretical win')} ({currency})",
-        f"{_('variance')} ({currency})",
+        *(
+            f"{label} ({currency})"
+            for label in (
+                _("handle"),
+                _("computed win"),
+                _("progressive contributions"),
+                _("progressive hits"),
+                _("drop"),
+                _("markers"),
+                _("opener"),
+                _("closer"),
+                _("fills"),
+                _("credits"),
+                _("counted win"),
+                _("theoretical win"),
+                _("variance"),
+            )
+        ),
     ]
     writer.writerow(
         [
