@@ -46,6 +46,14 @@ bench: install-dev
 simulate: install
 	$(BIN)/python manage.py simulate_floor --tables 2 --rounds 50 --speed 1 --base http://$(HOST):$(PORT)
 
+# A month of past play at tables SIM 1-4 (rounds settled by the engine, tray counts, fills and
+# the drop), so the reports at /reports/ are full; same database as `make run`.
+.PHONY: demo-month
+demo-month: install
+	$(BIN)/python manage.py migrate --noinput -v0
+	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py demo_month --days 30 --tables 4 --rounds 60
+
 # Production: several ASGI workers, a Celery worker and beat, against PostgreSQL and Redis.
 # Needs DATABASE_URL, REDIS_URL, DJANGO_SECRET_KEY and DJANGO_DEBUG=False in the environment.
 serve: install
