@@ -54,6 +54,14 @@ demo-month: install
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py demo_month --days 30 --tables 4 --rounds 60
 
+# Socket limits of `make serve` (README, "Request and socket limits"): a request's head within
+# SERVER_HEAD_SECONDS and SERVER_HEAD_MAX_BYTES (casino/server_limits.py), WebSocket messages
+# up to 64 KiB and 8 queued per socket, a ping every 20 s (a peer silent 20 s more is
+# dropped), idle keep-alive connections closed after 5 s, at most 2000 connections per worker.
+UVICORN_LIMITS := --http casino.server_limits:GuardedHttpToolsProtocol --ws-max-size 65536 \
+	--ws-max-queue 8 --ws-ping-interval 20 --ws-ping-timeout 20 --timeout-keep-alive 5 \
+	--limit-concurrency 2000
+
 # Production: several ASGI workers, a Celery worker and beat, against PostgreSQL and Redis.
 # Needs DATABASE_URL, REDIS_URL, DJANGO_SECRET_KEY and DJANGO_DEBUG=False in the environment.
 serve: install
@@ -66,7 +74,7 @@ serve: install
 	DJANGO_DEBUG=False $(BIN)/celery -A casino beat -l info --schedule $(VENV)/celerybeat-schedule & \
 	trap 'kill $$(jobs -p) 2>/dev/null' EXIT INT TERM; \
 	DJANGO_DEBUG=False $(BIN)/uvicorn casino.asgi:application --host $(HOST) --port $(PORT) \
-		--workers $(WORKERS) --proxy-headers
+		--workers $(WORKERS) --proxy-headers $(UVICORN_LIMITS)
 
 messages: install-dev
 	for app in casino tables jackpot; do (cd $$app && ../$(BIN)/django-admin makemessages -l fr --no-obsolete); done

@@ -190,8 +190,12 @@ CONTENT_SECURITY_POLICY = {
 
 # Request and socket limits. A form or JSON body over 256 KiB is refused (413/400) before it
 # is read into memory; the servers' own limits (message size, headers, idle handshakes) are
-# set where they start (Makefile `serve`: UVICORN_LIMITS; casino/server_limits.py).
+# set where they start (Makefile `serve`: UVICORN_LIMITS) and below.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_BYTES", str(256 * 1024)))
+# A request's head (request line and headers, a WebSocket handshake too) must arrive within
+# this many seconds and this many bytes (uvicorn itself bounds neither; casino.server_limits).
+SERVER_HEAD_SECONDS = float(os.environ.get("SERVER_HEAD_SECONDS", "10"))
+SERVER_HEAD_MAX_BYTES = int(os.environ.get("SERVER_HEAD_MAX_BYTES", str(16 * 1024)))
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
@@ -261,6 +265,8 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "jackpot.tasks.display_connections_prune",
         "schedule": 15.0,
     },
+    # The pit's idle-table and dealer-rotation alerts (seconds: a crontab cannot go below 1 min).
+    "pit-alerts-check": {"task": "tables.pit.tasks.alerts_check", "schedule": 30.0},
 }
 
 LOGGING = {

@@ -4,6 +4,7 @@ level up; `bank` here is a bank whose meter the tests set directly)."""
 import pytest
 
 from jackpot.display_tokens import display_token_issue
+from tests.jackpot.display.servers import database, demo_database  # noqa: F401  (fixtures)
 from tests.jackpot.display.support import make_bank
 
 

@@ -11,101 +11,21 @@ the revoked screen and bring the committed meter, each within 30 seconds
 
 import asyncio
 import json
-import os
-import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from django.conf import settings as django_settings
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from jackpot.demo import DEMO_BANK, DEMO_DISPLAY_TOKEN
 from tests.conftest import TEST_REDIS_URL
-from tests.processes import stop_group
-
-pytestmark = [pytest.mark.slow]
+from tests.jackpot.display.servers import PORTS, PYTHON, Server, manage, server_env
 
 BOUND_SECONDS = 30  # the contract's bound for a lost revocation or meter message
-PORTS = {"embedded": 8121, "redis": 8122}
-BASE_DIR = Path(django_settings.BASE_DIR)
-PYTHON = sys.executable
 
-
-def _env(sqlite: Path, redis_url: str = "") -> dict:
-    env = {**os.environ, "SQLITE_PATH": str(sqlite), "DJANGO_DEBUG": "True"}
-    env["PYTHONUNBUFFERED"] = "1"  # daphne writes its access log to stdout: see it at once
-    for name in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE"):
-        env.pop(name, None)
-    if redis_url:
-        env["REDIS_URL"] = redis_url
-    return env
-
-
-def _manage(env: dict, *args: str) -> str:
-    done = subprocess.run(
-        [PYTHON, "manage.py", *args],
-        cwd=BASE_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout
-
-
-@pytest.fixture(scope="module")
-def demo_database(tmp_path_factory):
-    """A migrated SQLite file with the demo floor (demo bank, its display `Démo`)."""
-    path = tmp_path_factory.mktemp("feed-db") / "template.sqlite3"
-    env = _env(path)
-    _manage(env, "migrate", "--noinput", "-v0")
-    _manage(env, "load_demo")
-    return path
-
-
-@pytest.fixture
-def database(demo_database, tmp_path):
-    path = tmp_path / "floor.sqlite3"
-    shutil.copy(demo_database, path)
-    return path
-
-
-class Server:
-    def __init__(self, command: list[str], env: dict, port: int, log: Path) -> None:
-        self.port, self.log_path = port, log
-        with log.open("wb") as out:
-            self.process = subprocess.Popen(
-                command,
-                cwd=BASE_DIR,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        deadline = time.monotonic() + 30
-        import socket
-
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, self.log()
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                return
-            except OSError:
-                time.sleep(0.2)
-        pytest.fail(f"the server did not listen within 30 s:\n{self.log()}")
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    def stop(self) -> None:
-        stop_group(self.process)
+pytestmark = [pytest.mark.slow]
 
 
 def _redis_db(url: str, db: int) -> str:
@@ -117,17 +37,17 @@ def floor(request, database, tmp_path):
     """(server, the environment of the other processes) on one profile."""
     port = PORTS[request.param]
     if request.param == "embedded":
-        env = _env(database)
+        env = server_env(database)
         command = [str(Path(PYTHON).with_name("daphne")), "-b", "127.0.0.1", "-p", str(port)]
         command.append("casino.asgi:application")
         others = env
     else:
-        env = _env(database, TEST_REDIS_URL)
+        env = server_env(database, TEST_REDIS_URL)
         command = [str(Path(PYTHON).with_name("uvicorn")), "casino.asgi:application"]
         command += ["--host", "127.0.0.1", "--port", str(port), "--ws", "websockets"]
         # The other processes publish into a Redis database nobody listens to: their
         # messages are lost on the way, as in a Redis failover.
-        others = _env(database, _redis_db(TEST_REDIS_URL, 15))
+        others = server_env(database, _redis_db(TEST_REDIS_URL, 15))
     server = Server(command, env, port, tmp_path / "server.log")
     try:
         yield server, others
@@ -149,7 +69,7 @@ def _commit_meter_elsewhere(env: dict, cents: int) -> None:
         "from jackpot.models import Bank; from tests.jackpot.display.support import commit_meter; "
         f"commit_meter(Bank.objects.get(slug={DEMO_BANK!r}), {cents})"
     )
-    _manage(env, "shell", "-c", code)
+    manage(env, "shell", "-c", code)
 
 
 async def test_a_meter_change_and_a_revocation_made_by_another_process_reach_the_open_screen(
@@ -172,7 +92,7 @@ async def test_a_meter_change_and_a_revocation_made_by_another_process_reach_the
         print(f"meter from another process reached the screen in {took:.1f} s (bound 30 s)")
 
         await asyncio.to_thread(
-            _manage, others, "display_token", DEMO_BANK, "--name", "Démo", "--revoke"
+            manage, others, "display_token", DEMO_BANK, "--name", "Démo", "--revoke"
         )
         started = time.monotonic()
         with pytest.raises(ConnectionClosed) as closed:
