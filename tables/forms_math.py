@@ -9,6 +9,7 @@ currency.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -227,7 +228,7 @@ def preset_rows(kind: str) -> list[dict]:
                 for c in reversed(CATEGORIES)
                 if table.get(c) is not None
             ],
-            "json": table.to_json(),
+            "json": json.dumps(table.to_json()),
         }
         if kind == "trips":
             row["house_edge"] = percent(paymath.trips_math(table).house_edge)

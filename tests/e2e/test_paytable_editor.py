@@ -115,3 +115,47 @@ def test_a_manager_creates_a_trips_paytable_sees_its_edge_and_is_warned_on_a_pla
     assert "House edge:" in page.inner_text("#paytable-math")
     assert page.input_value("input[name=flush_n]") == "7"
     page.screenshot(path=str(SCREENSHOTS / "paytable-editor-en.png"), full_page=True)
+
+
+def test_a_manager_copies_a_preset_then_deploys_the_paytable_to_a_closed_table(
+    server, browser_page
+):
+    import io
+
+    from django.core.management import call_command
+
+    from tables.models import Table
+
+    call_command("load_demo", stdout=io.StringIO())
+    page = browser_page
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    sign_in(page, server, "directeur", "fr")
+
+    # A Trips table started from preset C, its flush raised to 8: the edge follows.
+    page.goto(server.url + EDITOR)
+    page.fill("input[name=name]", "Trips C, couleur à 8")
+    page.select_option("select[name=kind]", "trips")
+    page.click("details.preset-trips:has-text('Trips C') summary")
+    page.click("details.preset-trips:has-text('Trips C') .preset-use")
+    page.wait_for_selector(f'{HOUSE_EDGE}:has-text("3,4979")', timeout=10_000)
+    page.fill("input[name=flush_n]", "8")
+    page.wait_for_selector(f'{HOUSE_EDGE}:has-text("0,4724")', timeout=10_000)
+    page.click("input[name=_save]")
+    page.wait_for_selector(".messagelist .success", timeout=10_000)
+    paytable = Paytable.objects.get(name="Trips C, couleur à 8")
+    assert paytable.lines["flush"] == "8:1"
+
+    # The closed table UTH 4 plays its rule set's version 1: a new version takes the table.
+    table = Table.objects.get(name="UTH 4")
+    assert not table.is_open
+    page.goto(f"{server.url}/admin/tables/ruleset/{table.ruleset_id}/change/")
+    page.click("text=Nouvelle version")
+    page.wait_for_selector(".messagelist .success", timeout=10_000)
+    page.select_option("select[name=trips_paytable]", label=f"{paytable}")
+    page.click("input[name=_continue]")
+    page.wait_for_selector('[data-figure="trips-edge"]:has-text("0,4724")', timeout=10_000)
+    page.click("text=Placer les tables sur cette version")
+    page.wait_for_selector(".messagelist .success:has-text('UTH 4')", timeout=10_000)
+    table.refresh_from_db()
+    assert table.ruleset.trips_paytable_id == paytable.pk
+    assert table.ruleset.version == 2
