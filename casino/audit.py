@@ -261,6 +261,16 @@ def find_break() -> ChainBreak | None:
     return None
 
 
+# Other chains kept the same way (the round events...), verified by audit_verify after the
+# audit log: name -> a function returning the first ChainBreak or None. Registered by the app
+# that owns the chain (casino sits below them and never imports them).
+CHAINS: dict = {}
+
+
+def register_chain(name: str, find: object) -> None:
+    CHAINS[name] = find
+
+
 def verify_chain() -> AuditEntry | None:
     """Return the first entry whose hash or link is wrong, or None when the chain holds."""
     broken = find_break()

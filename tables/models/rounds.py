@@ -7,11 +7,15 @@ are written once, per seat and bet, in integer cents; a correction adds compensa
 it never edits one.
 """
 
+import json
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from casino.audit import GENESIS, ChainBreak, register_chain
+from casino.audit_keys import current_key_id, known_keys, mac
 from tables.errors import AppendOnly
 
 
@@ -141,6 +145,11 @@ class RoundEvent(_AppendOnlyModel):
         blank=True,
     )
     at = models.DateTimeField(_("time"))
+    # Chained per round like the audit log (casino.audit_keys): the previous event's hash and
+    # an HMAC of this one under AUDIT_HMAC_KEY, sealed at the INSERT (see `seal`).
+    prev_hash = models.CharField(_("previous hash"), max_length=64, default="", blank=True)
+    hash = models.CharField(_("hash"), max_length=64, default="", blank=True)
+    key_id = models.CharField(_("key id"), max_length=32, default="", blank=True)
 
     class Meta:
         verbose_name = _("round event")
@@ -153,6 +162,26 @@ class RoundEvent(_AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.round} {self.seq}: {self.kind}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is None:
+            self.seal()
+        super().save(*args, **kwargs)
+
+    def seal(self) -> None:
+        """Link this event to the round's previous one and key it. The writer holds the
+        round's row lock (tables.services.rounds), so the previous event cannot change."""
+        if self.seq == 1:
+            self.prev_hash = GENESIS
+        else:
+            self.prev_hash = (
+                RoundEvent.objects.filter(round_id=self.round_id, seq=self.seq - 1)
+                .values_list("hash", flat=True)
+                .first()
+                or ""
+            )
+        self.key_id = current_key_id()
+        self.hash = round_event_digest(self, known_keys()[self.key_id])
 
 
 class Correction(_AppendOnlyModel):
@@ -273,3 +302,60 @@ class IdempotentWrite(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scope} {self.key}"
+
+
+def round_event_digest(event: RoundEvent, key: str) -> str:
+    body = {
+        "round": event.round_id,
+        "seq": event.seq,
+        "kind": event.kind,
+        "data": event.data,
+        "key": event.key,
+        "actor": event.actor_id,
+        "supervisor": event.supervisor_id,
+        "at": event.at.isoformat(),
+        "prev_hash": event.prev_hash,
+        "key_id": event.key_id,
+    }
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    return mac(key, canonical.encode())
+
+
+def round_events_find_break() -> ChainBreak | None:
+    """The first round event that does not hold (MAC, link, a missing number) or the first
+    round whose events stop short of its count (the round row's `seq`)."""
+    keys = known_keys()
+    counts = dict(Round.objects.values_list("pk", "seq"))
+    seen: dict[int, int] = {}
+    previous = (None, 0, GENESIS)  # round, seq, hash
+    events = RoundEvent.objects.order_by("round_id", "seq").iterator(chunk_size=2000)
+    for event in events:
+        where = f"round {event.round_id}, event {event.seq}"
+        if event.round_id != previous[0]:
+            previous = (event.round_id, 0, GENESIS)
+        if event.seq != previous[1] + 1:
+            first, last = previous[1] + 1, event.seq - 1
+            gone = f"event {first} is" if first == last else f"events {first} to {last} are"
+            return ChainBreak(event, event.pk, where, f"{gone} missing (deleted) before it")
+        if event.key_id not in keys:
+            reason = f"its key id {event.key_id!r} is not a known key (forged or unsealed)"
+            return ChainBreak(event, event.pk, where, reason)
+        if event.hash != round_event_digest(event, keys[event.key_id]):
+            reason = "its content no longer matches its MAC (edited or forged)"
+            return ChainBreak(event, event.pk, where, reason)
+        if event.prev_hash != previous[2]:
+            reason = "its previous-hash does not match the hash of the event before it"
+            return ChainBreak(event, event.pk, where, reason)
+        previous = (event.round_id, event.seq, event.hash)
+        seen[event.round_id] = event.seq
+    for round_id, count in sorted(counts.items()):
+        if seen.get(round_id, 0) != count:
+            reason = (
+                f"the round records {count} events but {seen.get(round_id, 0)} remain "
+                "(its last events deleted, or the table truncated)"
+            )
+            return ChainBreak(None, round_id, f"round {round_id}", reason)
+    return None
+
+
+register_chain("round events", round_events_find_break)

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 from django.db import connection
 
-from casino.audit import find_break
+from casino.audit import CHAINS, find_break
 from casino.checkpoints import checkpoint_path, checkpoints_read
 from casino.models import AuditEntry
 
@@ -27,6 +27,12 @@ class Command(BaseCommand):
             where = f"entry #{broken.id} ({broken.code})" if broken.entry else broken.code
             self.stderr.write(f"Audit chain BROKEN at {where}: {broken.reason}")
             raise SystemExit(1)
+        for name, find in CHAINS.items():
+            broken = find()
+            if broken is not None:
+                where = f"#{broken.id} ({broken.code})" if broken.entry else broken.code
+                self.stderr.write(f"{name.capitalize()} BROKEN at {where}: {broken.reason}")
+                raise SystemExit(1)
         count = AuditEntry.objects.count()
         checkpoints = checkpoints_read()[0]
         against = (
@@ -38,3 +44,5 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(f"Audit chain holds: {count} entries verified{against}.")
         )
+        for name in CHAINS:
+            self.stdout.write(self.style.SUCCESS(f"{name.capitalize()} hold."))
