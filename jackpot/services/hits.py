@@ -9,8 +9,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit
+from casino.live import after_commit
 from casino.roles import Role, require_role
-from jackpot import feed
+from jackpot import events, feed
 from jackpot.errors import (
     BankClosed,
     HitAlreadyPaid,
@@ -140,6 +141,7 @@ def hit_record(
                 "parameter_change": change.pk if change else None,
             },
         )
+        after_commit(lambda: events.hit_recorded.send(sender=Hit, hit_id=hit.pk))
         hit.bank = bank  # the locked instance: the feed takes its next seq from it
         feed.announce_hit(hit)
         feed.announce_meter(bank)

@@ -9,7 +9,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit
+from casino.live import after_commit
 from casino.roles import Role, require_role
+from jackpot import events
 from jackpot.errors import JackpotError
 from jackpot.models import Bank, MeterReading, ReconciliationAlert
 from jackpot.selectors import bank_get, bank_ids, latest_reading, ledger_totals
@@ -139,6 +141,11 @@ def bank_reconcile(*, bank_id: int) -> list[ReconciliationAlert]:
                     "ledger": ledger_value,
                     "cached": cached_value,
                 },
+            )
+            after_commit(
+                lambda pk=alert.pk: events.reconciliation_alert_raised.send(
+                    sender=ReconciliationAlert, alert_id=pk
+                )
             )
             alerts.append(alert)
     return alerts

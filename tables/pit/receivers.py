@@ -1,1 +1,85 @@
-"""Alerts raised from the services' signals (filled in with the alerts)."""
+"""Alerts raised from the services' signals (casino.events, jackpot.events, tables.events).
+
+The signals are sent after the change committed, so an alert never reports a change that was
+rolled back. A receiver that fails logs the failure and lets the other receivers run: the
+service's answer was given already, and a lost alert must not cost another listener its turn.
+"""
+
+import functools
+import logging
+
+from django.dispatch import receiver
+
+from casino import events as casino_events
+from jackpot import events as jackpot_events
+from tables import events as tables_events
+from tables.pit import alerts
+
+log = logging.getLogger("tables.pit.alerts")
+
+
+def _logged(fn):
+    @functools.wraps(fn)
+    def run(sender, **kwargs):
+        try:
+            fn(**kwargs)
+        except Exception:
+            log.exception("pit alert from %s failed (%s)", fn.__name__, kwargs)
+
+    return run
+
+
+@receiver(tables_events.round_settled, dispatch_uid="pit.alerts.round_settled")
+@_logged
+def on_round_settled(*, round_id, **kwargs):
+    alerts.big_wins_raise(round_id=round_id)
+
+
+@receiver(tables_events.round_corrected, dispatch_uid="pit.alerts.round_corrected")
+@_logged
+def on_round_corrected(*, round_id, **kwargs):
+    # A correction may turn a seat's result into a big win.
+    alerts.big_wins_raise(round_id=round_id)
+
+
+@receiver(tables_events.void_requested, dispatch_uid="pit.alerts.void_requested")
+@_logged
+def on_void_requested(*, round_id, **kwargs):
+    alerts.void_request_alert_raise(round_id=round_id)
+
+
+@receiver(tables_events.void_decided, dispatch_uid="pit.alerts.void_decided")
+@_logged
+def on_void_decided(*, round_id, approved, **kwargs):
+    if approved:
+        alerts.many_voids_raise(round_id=round_id)
+
+
+@receiver(jackpot_events.hit_recorded, dispatch_uid="pit.alerts.hit_recorded")
+@_logged
+def on_hit_recorded(*, hit_id, **kwargs):
+    alerts.hit_alert_raise(hit_id=hit_id)
+
+
+@receiver(jackpot_events.reconciliation_alert_raised, dispatch_uid="pit.alerts.reconciliation")
+@_logged
+def on_reconciliation_alert(*, alert_id, **kwargs):
+    alerts.reconciliation_alert_raise(alert_id=alert_id)
+
+
+@receiver(jackpot_events.display_link_lost, dispatch_uid="pit.alerts.display_link_lost")
+@_logged
+def on_display_link_lost(*, token_id, **kwargs):
+    alerts.display_link_lost_raise(token_id=token_id)
+
+
+@receiver(casino_events.pin_locked, dispatch_uid="pit.alerts.pin_locked")
+@_logged
+def on_pin_locked(*, staff_id, **kwargs):
+    alerts.pin_locked_raise(staff_id=staff_id)
+
+
+@receiver(casino_events.signin_throttled, dispatch_uid="pit.alerts.signin_throttled")
+@_logged
+def on_signin_throttled(*, source, attempts, **kwargs):
+    alerts.signin_throttled_raise(source=source, attempts=attempts)

@@ -26,13 +26,14 @@ from casino.audit import audit
 from casino.clock import stamp
 from casino.duties import require_independent
 from casino.errors import TwoPeopleRequired
+from casino.live import after_commit
 from casino.models import Staff
 from casino.pins import pin_verify
 from casino.roles import Role, has_role
 from jackpot import services as jackpot
 from jackpot.errors import BankClosed
 from jackpot.models import Bank
-from tables import live
+from tables import events, live
 from tables.engine_text import engine_field, engine_message
 from tables.errors import (
     IllegalTransition,
@@ -378,6 +379,7 @@ def round_event_record(
                 subject=round_,
                 data={"reason": state.pending_void.value, "seq": round_.seq},
             )
+            after_commit(lambda: events.void_requested.send(sender=Round, round_id=round_.pk))
         live.announce_round(written.body)
     return written
 
@@ -494,6 +496,7 @@ def round_settle(*, round_id: int, dealer: Staff, key: str, expected_seq) -> Wri
             },
         )
         live.announce_round(written.body)
+        after_commit(lambda: events.round_settled.send(sender=Round, round_id=round_.pk))
     return written
 
 
@@ -604,6 +607,9 @@ def round_void(
             },
         )
         live.announce_round(written.body)
+        after_commit(
+            lambda: events.void_decided.send(sender=Round, round_id=round_.pk, approved=approved)
+        )
     return written
 
 
@@ -718,6 +724,11 @@ def round_correct(
             },
         )
         live.announce_round(written.body)
+        after_commit(
+            lambda: events.round_corrected.send(
+                sender=Round, correction_id=correction.pk, round_id=round_.pk
+            )
+        )
     return written
 
 

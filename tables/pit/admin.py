@@ -1,0 +1,140 @@
+"""The alert thresholds in the admin: a games manager edits them, an auditor reads them, and
+every change is audited (AuditedModelAdmin; the permissions follow from casino.permissions).
+
+Amounts are shown and typed in the property's currency ("5 000,00" or "5000.00"), stored in
+integer cents. The alerts themselves are listed read-only: they are raised by the services
+and acknowledged on the pit's screen, with a note, never edited here.
+"""
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from casino.admin_audit import AuditedModelAdmin, ReadOnlyAdminMixin
+from casino.money import SYMBOLS, money, property_currency
+from tables.pit.models import Alert, AlertSettings, TableAlertThreshold
+
+_SPACES = re.compile(r"[\s\u00a0\u202f']")
+
+
+def parse_amount(text: str, currency: str) -> int:
+    """Cents from an amount typed in either language: "5 000,00", "5,000.00", "5000", "€50".
+    The last "," or "." followed by one or two digits is the decimal separator."""
+    cleaned = _SPACES.sub("", str(text))
+    for symbol in {currency, SYMBOLS.get(currency, currency)}:
+        cleaned = cleaned.replace(symbol, "")
+    match = re.fullmatch(r"(-?[\d.,]*?)(?:[.,](\d{1,2}))?", cleaned)
+    if not cleaned or match is None:
+        raise ValidationError(_("Enter an amount such as 5000.00."), code="invalid")
+    units, fraction = match.group(1), match.group(2) or "0"
+    units = units.replace(",", "").replace(".", "")
+    if units in ("", "-") and fraction == "0":
+        raise ValidationError(_("Enter an amount such as 5000.00."), code="invalid")
+    try:
+        amount = Decimal(f"{units or '0'}.{fraction}")
+    except InvalidOperation:
+        raise ValidationError(_("Enter an amount such as 5000.00."), code="invalid") from None
+    return int(amount * 100)
+
+
+def amount_text(cents: int) -> str:
+    """Cents as typed back into the form: no symbol, the language's decimal separator."""
+    units, rest = divmod(abs(cents), 100)
+    separator = "," if (translation.get_language() or "fr").startswith("fr") else "."
+    return f"{'-' if cents < 0 else ''}{units}{separator}{rest:02d}"
+
+
+class AmountField(forms.CharField):
+    """An amount in the property's currency, cleaned to integer cents."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.pop("max_length", None)
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal"}))
+        super().__init__(*args, **kwargs)
+
+    def prepare_value(self, value):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return amount_text(value)
+        return value
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if value in self.empty_values:
+            return None
+        return parse_amount(value, property_currency())
+
+
+class _AmountForm(forms.ModelForm):
+    amount_fields: tuple[str, ...] = ("big_win_cents",)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        currency = property_currency()
+        for name in self.amount_fields:
+            model_field = self._meta.model._meta.get_field(name)
+            self.fields[name] = AmountField(
+                label=f"{model_field.verbose_name} ({currency})".capitalize(),
+                required=not model_field.blank,
+                initial=self.fields[name].initial,
+            )
+
+
+class AlertSettingsForm(_AmountForm):
+    class Meta:
+        model = AlertSettings
+        fields = [
+            "property",
+            "idle_minutes",
+            "rotation_minutes",
+            "minutes_past_rotation",
+            "voids_per_dealer_shift",
+            "big_win_cents",
+        ]
+
+
+class TableAlertThresholdForm(_AmountForm):
+    class Meta:
+        model = TableAlertThreshold
+        fields = ["table", "big_win_cents"]
+
+
+@admin.register(AlertSettings)
+class AlertSettingsAdmin(AuditedModelAdmin):
+    form = AlertSettingsForm
+    list_display = [
+        "property",
+        "idle_minutes",
+        "rotation_minutes",
+        "minutes_past_rotation",
+        "voids_per_dealer_shift",
+        "big_win",
+    ]
+
+    @admin.display(description=_("big win on one seat from"))
+    def big_win(self, obj):
+        return money(obj.big_win_cents)
+
+
+@admin.register(TableAlertThreshold)
+class TableAlertThresholdAdmin(AuditedModelAdmin):
+    form = TableAlertThresholdForm
+    list_display = ["table", "big_win"]
+    list_select_related = ["table"]
+    search_fields = ["table__name"]
+
+    @admin.display(description=_("big win on one seat from"))
+    def big_win(self, obj):
+        return money(obj.big_win_cents)
+
+
+@admin.register(Alert)
+class AlertAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["raised_at", "kind", "severity", "table", "acknowledged_by", "acknowledged_at"]
+    list_filter = ["kind", "severity", "acknowledged_at"]
+    list_select_related = ["table", "acknowledged_by"]
+    search_fields = ["key", "note", "table__name"]

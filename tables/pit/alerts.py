@@ -1,0 +1,671 @@
+"""The pit's alerts: raised from what the services announce and from periodic checks, shown on
+every open dashboard, kept until a supervisor or manager acknowledges them with a note.
+
+One condition, one open alert: each alert carries the `key` of the condition it reports
+(a round's seat, a table's idle spell, a dealer's assignment...), and `alert_raise` answers
+the open alert of that key instead of raising a second one. Conditions found by the periodic
+checks (`alerts_check`) also stay quiet once acknowledged, until the condition changes (a new
+idle spell, another assignment): otherwise an acknowledged alert would come back every 30 s.
+
+Nothing here stores words: an alert's params hold names, numbers, cents and instants, and
+`alert_json` words them in the reader's language, amounts in the property's currency and
+times in its time zone.
+"""
+
+import datetime as dt
+import logging
+
+from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from casino.audit import audit
+from casino.clock import current_property
+from casino.live import after_commit
+from casino.models import Shift, Staff
+from casino.money import money
+from casino.roles import Role
+from tables.errors import IllegalTransition, NotFound, TablesError
+from tables.models import DealerAssignment, Round, RoundEvent, SettlementLine, Table
+from tables.pit.live import announce_alert
+from tables.pit.models import (
+    DEFAULT_BIG_WIN_CENTS,
+    DEFAULT_IDLE_MINUTES,
+    DEFAULT_MINUTES_PAST_ROTATION,
+    DEFAULT_ROTATION_MINUTES,
+    DEFAULT_VOIDS_PER_DEALER_SHIFT,
+    Alert,
+    AlertSettings,
+    TableAlertThreshold,
+)
+from tables.services._base import require_role
+from tables.tablet.words import WORDS
+
+log = logging.getLogger("tables.pit.alerts")
+
+Kind = Alert.Kind
+Severity = Alert.Severity
+
+ACKNOWLEDGING_ROLES = (Role.SUPERVISOR, Role.MANAGER)
+KEY_MAX = 160
+NOTE_MAX = 500
+
+SEVERITY = {
+    Kind.BIG_WIN: Severity.WARNING,
+    Kind.PROGRESSIVE_HIT: Severity.CRITICAL,
+    Kind.VOID_REQUESTED: Severity.WARNING,
+    Kind.TABLE_IDLE: Severity.INFO,
+    Kind.DEALER_OVERDUE: Severity.INFO,
+    Kind.DISPLAY_LINK_LOST: Severity.WARNING,
+    Kind.RECONCILIATION: Severity.CRITICAL,
+    Kind.PIN_LOCKED: Severity.WARNING,
+    Kind.SIGNIN_THROTTLED: Severity.WARNING,
+    Kind.MANY_VOIDS: Severity.WARNING,
+}
+
+
+class AlertRefused(TablesError):
+    code = "alert_refused"
+
+
+# --- thresholds ----------------------------------------------------------------------------
+
+
+def alert_settings() -> AlertSettings:
+    """The property's thresholds; the defaults (unsaved) until a manager sets them."""
+    prop = current_property()
+    found = AlertSettings.objects.filter(property=prop).first() if prop is not None else None
+    if found is not None:
+        return found
+    return AlertSettings(
+        property=prop,
+        idle_minutes=DEFAULT_IDLE_MINUTES,
+        rotation_minutes=DEFAULT_ROTATION_MINUTES,
+        minutes_past_rotation=DEFAULT_MINUTES_PAST_ROTATION,
+        voids_per_dealer_shift=DEFAULT_VOIDS_PER_DEALER_SHIFT,
+        big_win_cents=DEFAULT_BIG_WIN_CENTS,
+    )
+
+
+def big_win_threshold(table: Table, thresholds: AlertSettings | None = None) -> int:
+    """The win on one seat (cents) from which `table` raises a big-win alert: the table's own
+    threshold, else the property's."""
+    own = TableAlertThreshold.objects.filter(table=table).values_list("big_win_cents", flat=True)
+    for cents in own:
+        return cents
+    return (thresholds or alert_settings()).big_win_cents
+
+
+# --- raising and acknowledging -------------------------------------------------------------
+
+
+def _subject_ref(subject) -> tuple[str, str]:
+    if subject is None:
+        return "", ""
+    return subject._meta.label_lower, str(subject.pk)
+
+
+def alert_raise(
+    *,
+    kind: str,
+    key: str,
+    table: Table | None = None,
+    params: dict | None = None,
+    subject=None,
+    once: bool = False,
+) -> Alert:
+    """Raise the alert of condition `key`, or answer its open alert if one is raised already.
+    `once`: also answer the last acknowledged alert of that key (a periodic check's
+    condition that was looked at and still holds). Audited; announced to the pit after commit.
+    The answer's `is_new` says whether this call raised it."""
+    kind = Kind(kind)
+    if not key or len(key) > KEY_MAX:
+        raise ValueError(f"an alert's key has 1 to {KEY_MAX} characters: {key!r}")
+    params = dict(params or {})
+    subject_type, subject_id = _subject_ref(subject)
+    with transaction.atomic():
+        seen = Alert.objects.filter(key=key)
+        if not once:
+            seen = seen.filter(acknowledged_at__isnull=True)
+        existing = seen.order_by("-raised_at", "-pk").first()
+        if existing is not None:
+            existing.is_new = False
+            return existing
+        try:
+            with transaction.atomic():
+                alert = Alert.objects.create(
+                    kind=kind,
+                    severity=SEVERITY[kind],
+                    key=key,
+                    table=table,
+                    subject_type=subject_type,
+                    subject_id=subject_id,
+                    params=params,
+                    raised_at=timezone.now(),
+                )
+        except IntegrityError:  # the same condition raised by another check at this instant
+            existing = Alert.objects.get(key=key, acknowledged_at__isnull=True)
+            existing.is_new = False
+            return existing
+        alert.is_new = True
+        audit(
+            actor=None,
+            code="pit.alert.raised",
+            subject=alert,
+            data={
+                "kind": kind.value,
+                "key": key,
+                "table": table.pk if table else None,
+                "params": params,
+            },
+        )
+        alert_id = alert.pk
+        after_commit(lambda: announce_alert(alert_id))
+    return alert
+
+
+def alert_acknowledge(*, alert_id: int, staff: Staff, note: str) -> Alert:
+    """A supervisor or manager has seen the alert and says what was done. It then leaves the
+    open list (it stays in the recent ones, with who, when and the note)."""
+    require_role(staff, *ACKNOWLEDGING_ROLES)
+    note = note.strip() if isinstance(note, str) else ""
+    if not note:
+        raise AlertRefused(
+            _("Write a note saying what was done about this alert."), code="note_required"
+        )
+    if len(note) > NOTE_MAX:
+        raise AlertRefused(
+            _("The note is too long: at most %(max)s characters.") % {"max": NOTE_MAX},
+            code="note_too_long",
+        )
+    with transaction.atomic():
+        alert = (
+            Alert.objects.select_for_update(of=("self",))
+            .select_related("acknowledged_by")
+            .filter(pk=alert_id)
+            .first()
+        )
+        if alert is None:
+            raise NotFound(_("There is no alert #%(id)s.") % {"id": alert_id})
+        if alert.acknowledged:
+            raise IllegalTransition(
+                _("This alert was already acknowledged by %(name)s at %(time)s.")
+                % {"name": alert.acknowledged_by, "time": _local(alert.acknowledged_at)},
+                code="already_acknowledged",
+            )
+        alert.acknowledged_by = staff
+        alert.acknowledged_at = timezone.now()
+        alert.note = note
+        alert.save(update_fields=["acknowledged_by", "acknowledged_at", "note"])
+        audit(
+            actor=staff,
+            code="pit.alert.acknowledged",
+            subject=alert,
+            data={
+                "kind": alert.kind,
+                "key": alert.key,
+                "at": alert.acknowledged_at.isoformat(),
+                "note": note,
+            },
+        )
+        after_commit(lambda: announce_alert(alert_id))
+    return alert
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def _alerts():
+    return Alert.objects.select_related("table", "acknowledged_by")
+
+
+def alerts_open() -> list[Alert]:
+    """Every alert not yet acknowledged, newest first."""
+    return list(_alerts().filter(acknowledged_at__isnull=True).order_by("-raised_at", "-pk"))
+
+
+def alerts_recent(limit: int = 50) -> list[Alert]:
+    """The last `limit` alerts raised, acknowledged or not, newest first."""
+    return list(_alerts().order_by("-raised_at", "-pk")[:limit])
+
+
+def _zone(zone=None):
+    if zone is not None:
+        return zone
+    prop = current_property()
+    return prop.zone if prop is not None else timezone.get_current_timezone()
+
+
+def _local(at: dt.datetime | None, zone=None) -> str | None:
+    """`at` as the floor reads it: the property's wall clock."""
+    if at is None:
+        return None
+    return f"{timezone.localtime(at, _zone(zone)):%Y-%m-%d %H:%M}"
+
+
+def _instant(value, zone) -> str:
+    """An instant kept in params (ISO 8601), on the property's wall clock."""
+    try:
+        return _local(dt.datetime.fromisoformat(value), zone) or ""
+    except (TypeError, ValueError):
+        return str(value)
+
+
+TITLES = {
+    Kind.BIG_WIN: gettext_lazy("Big win at %(table)s"),
+    Kind.PROGRESSIVE_HIT: gettext_lazy("Progressive hit at %(table)s"),
+    Kind.VOID_REQUESTED: gettext_lazy("Void requested at %(table)s"),
+    Kind.TABLE_IDLE: gettext_lazy("%(table)s is idle"),
+    Kind.DEALER_OVERDUE: gettext_lazy("Dealer rotation overdue at %(table)s"),
+    Kind.DISPLAY_LINK_LOST: gettext_lazy("Jackpot display offline: %(display)s"),
+    Kind.RECONCILIATION: gettext_lazy("Meter does not reconcile: %(bank)s"),
+    Kind.PIN_LOCKED: gettext_lazy("PIN locked: %(name)s"),
+    Kind.SIGNIN_THROTTLED: gettext_lazy("Sign-in attempts slowed down"),
+    Kind.MANY_VOIDS: gettext_lazy("Many voids by %(dealer)s"),
+}
+
+DETAILS = {
+    Kind.BIG_WIN: gettext_lazy(
+        "Seat %(seat)s won %(amount)s in round %(round)s (alert from %(threshold)s)."
+    ),
+    Kind.PROGRESSIVE_HIT: gettext_lazy(
+        "Seat %(seat)s, %(hand)s: %(amount)s from the meter of %(bank)s. A supervisor "
+        "verifies it, another one pays it."
+    ),
+    Kind.VOID_REQUESTED: gettext_lazy(
+        "%(dealer)s declared an irregularity in round %(round)s (%(reason)s): a supervisor "
+        "approves or refuses the void."
+    ),
+    Kind.TABLE_IDLE: gettext_lazy(
+        "Open, with no round played since %(since)s (alert after %(minutes)s minutes)."
+    ),
+    Kind.DEALER_OVERDUE: gettext_lazy(
+        "%(dealer)s was due for relief at %(due)s and has not been relieved."
+    ),
+    Kind.DISPLAY_LINK_LOST: gettext_lazy(
+        "The display of %(bank)s has had no live link since %(since)s."
+    ),
+    Kind.RECONCILIATION: gettext_lazy(
+        "%(field)s: %(ledger)s by the ledger, %(cached)s on the bank. A manager resolves it."
+    ),
+    Kind.PIN_LOCKED: gettext_lazy(
+        "Locked after too many wrong PINs, until %(until)s (a supervisor can unlock it)."
+    ),
+    Kind.SIGNIN_THROTTLED: gettext_lazy(
+        "%(attempts)s sign-in attempts from %(source)s: someone may be guessing."
+    ),
+    Kind.MANY_VOIDS: gettext_lazy(
+        "%(count)s rounds voided this shift (%(shift)s, %(gaming_date)s); alert from %(limit)s."
+    ),
+}
+
+# The bank's totals a reconciliation compares (jackpot.services.readings), in words.
+RECONCILED = {
+    "meter_cents": gettext_lazy("Meter"),
+    "reserve_cents": gettext_lazy("Reserve"),
+    "overflow_cents": gettext_lazy("Above the cap"),
+    "wagered_cents": gettext_lazy("Progressive wagers"),
+    "paid_total_cents": gettext_lazy("Paid out in hits"),
+    "house_funded_cents": gettext_lazy("Funded by the house"),
+    "contributions_count": gettext_lazy("Contributions"),
+    "hits_count": gettext_lazy("Hits"),
+    "ledger_seq": gettext_lazy("Ledger entries"),
+    "ledger_entries": gettext_lazy("Ledger entries"),
+    "meter_carry_ppm": gettext_lazy("Meter carry (millionths of a cent)"),
+    "reserve_carry_ppm": gettext_lazy("Reserve carry (millionths of a cent)"),
+}
+
+
+def _amount(cents) -> str:
+    return money(cents) if isinstance(cents, int) and not isinstance(cents, bool) else "?"
+
+
+def _word(key: str, fallback: str) -> str:
+    word = WORDS.get(key)
+    return str(word) if word is not None else fallback
+
+
+def _worded_params(alert: Alert, zone) -> dict:
+    """The alert's params as its sentences show them."""
+    p = dict(alert.params)
+    words = {k: ("" if v is None else v) for k, v in p.items()}
+    words.setdefault("table", alert.table.name if alert.table else "")
+    for name in ("amount", "threshold"):
+        if f"{name}_cents" in p:
+            words[name] = _amount(p[f"{name}_cents"])
+    for name in ("since", "due", "until"):
+        if p.get(name):
+            words[name] = _instant(p[name], zone)
+    if "hand" in p:
+        words["hand"] = _word(f"cat.{p['hand']}", p["hand"])
+    if "reason" in p:
+        words["reason"] = _word(f"irr.{p['reason']}", p["reason"] or "?")
+    if "shift" in p:
+        try:
+            words["shift"] = str(Shift.Code(p["shift"]).label)
+        except ValueError:
+            words["shift"] = p["shift"]
+    if "field" in p:
+        field = p["field"]
+        words["field"] = str(RECONCILED.get(field, field))
+        if field.endswith("_cents"):
+            words["ledger"], words["cached"] = _amount(p.get("ledger")), _amount(p.get("cached"))
+    return words
+
+
+class _Lenient(dict):
+    def __missing__(self, key):  # an older alert's params may lack a newer word
+        return "?"
+
+
+def _sentence(template, words: dict) -> str:
+    return str(template) % _Lenient(words)
+
+
+def alert_json(alert: Alert, *, zone=None) -> dict:
+    """The alert as the pit shows it, worded in the current language."""
+    zone = _zone(zone)
+    words = _worded_params(alert, zone)
+    return {
+        "id": alert.pk,
+        "kind": alert.kind,
+        "severity": alert.severity,
+        "title": _sentence(TITLES[Kind(alert.kind)], words),
+        "detail": _sentence(DETAILS[Kind(alert.kind)], words),
+        "table_id": alert.table_id,
+        "table_name": alert.table.name if alert.table else None,
+        "raised_at": alert.raised_at.isoformat(),
+        "raised_at_local": _local(alert.raised_at, zone),
+        "acknowledged": alert.acknowledged,
+        "acknowledged_by": str(alert.acknowledged_by) if alert.acknowledged_by else None,
+        "acknowledged_at_local": _local(alert.acknowledged_at, zone),
+        "note": alert.note,
+    }
+
+
+def alerts_json(alerts: list[Alert]) -> list[dict]:
+    """Several alerts worded at once (one property read for all)."""
+    zone = _zone()
+    return [alert_json(alert, zone=zone) for alert in alerts]
+
+
+def alert_for_pit(alert_id) -> dict | None:
+    """What the pit's socket sends when an alert is announced; None when there is none."""
+    try:
+        alert = _alerts().filter(pk=alert_id).first()
+    except (TypeError, ValueError):
+        return None
+    return None if alert is None else alert_json(alert)
+
+
+# --- raising from what happened (tables/pit/receivers.py) ----------------------------------
+
+
+def _round(round_id) -> Round | None:
+    return Round.objects.select_related("table", "dealer").filter(pk=round_id).first()
+
+
+def big_wins_raise(*, round_id: int) -> list[Alert]:
+    """Each seat of the round whose win reaches the table's threshold. The seat's win is the
+    sum of its settlement lines paid by the house (corrections included); a percentage-tier
+    progressive win is paid by the meter and has its own alert."""
+    round_ = _round(round_id)
+    if round_ is None:
+        return []
+    threshold = big_win_threshold(round_.table)
+    nets = (
+        SettlementLine.objects.filter(round=round_, paid_from=SettlementLine.PaidFrom.HOUSE)
+        .values("seat")
+        .annotate(net=Sum("net_cents"))
+        .order_by("seat")
+    )
+    raised = []
+    for row in nets:
+        if row["net"] >= threshold:
+            raised.append(
+                alert_raise(
+                    kind=Kind.BIG_WIN,
+                    key=f"big_win:{round_.pk}:{row['seat']}",
+                    table=round_.table,
+                    subject=round_,
+                    params={
+                        "table": round_.table.name,
+                        "round": round_.number,
+                        "seat": row["seat"],
+                        "amount_cents": row["net"],
+                        "threshold_cents": threshold,
+                    },
+                )
+            )
+    return raised
+
+
+def hit_alert_raise(*, hit_id: int) -> Alert | None:
+    from jackpot.models import Hit
+
+    hit = Hit.objects.select_related("bank").filter(pk=hit_id).first()
+    if hit is None:
+        return None
+    table = Table.objects.filter(name=hit.table_label).first()
+    return alert_raise(
+        kind=Kind.PROGRESSIVE_HIT,
+        key=f"progressive_hit:{hit.pk}",
+        table=table,
+        subject=hit,
+        params={
+            "table": hit.table_label,
+            "seat": hit.seat,
+            "hand": hit.level,
+            "amount_cents": hit.amount_cents,
+            "bank": hit.bank.name,
+        },
+    )
+
+
+def void_request_alert_raise(*, round_id: int) -> Alert | None:
+    """The dealer declared an irregularity that voids the round: it waits for a supervisor.
+    One alert per declaration (a refused void and a second declaration raise again)."""
+    round_ = _round(round_id)
+    if round_ is None:
+        return None
+    declared = (
+        RoundEvent.objects.filter(round=round_, kind="irregularity_declared")
+        .select_related("actor")
+        .order_by("-seq")
+        .first()
+    )
+    if declared is None:
+        return None
+    return alert_raise(
+        kind=Kind.VOID_REQUESTED,
+        key=f"void_requested:{round_.pk}:{declared.seq}",
+        table=round_.table,
+        subject=round_,
+        params={
+            "table": round_.table.name,
+            "round": round_.number,
+            "dealer": str(declared.actor),
+            "reason": (round_.state or {}).get("pending_void") or declared.data.get("irregularity"),
+        },
+    )
+
+
+def many_voids_raise(*, round_id: int) -> Alert | None:
+    """After an approved void: the round's dealer's voided rounds this shift, from the
+    property's threshold on."""
+    round_ = _round(round_id)
+    if round_ is None or round_.stage != Round.Stage.VOID:
+        return None
+    limit = alert_settings().voids_per_dealer_shift
+    count = Round.objects.filter(
+        dealer=round_.dealer,
+        gaming_date=round_.gaming_date,
+        shift=round_.shift,
+        stage=Round.Stage.VOID,
+    ).count()
+    if count < limit:
+        return None
+    return alert_raise(
+        kind=Kind.MANY_VOIDS,
+        key=f"many_voids:{round_.dealer_id}:{round_.gaming_date}:{round_.shift}",
+        table=round_.table,
+        subject=round_.dealer,
+        params={
+            "dealer": str(round_.dealer),
+            "count": count,
+            "limit": limit,
+            "shift": round_.shift,
+            "gaming_date": round_.gaming_date.isoformat(),
+        },
+    )
+
+
+def reconciliation_alert_raise(*, alert_id: int) -> Alert | None:
+    from jackpot.models import ReconciliationAlert
+
+    found = ReconciliationAlert.objects.select_related("bank").filter(pk=alert_id).first()
+    if found is None:
+        return None
+    return alert_raise(
+        kind=Kind.RECONCILIATION,
+        key=f"reconciliation:{found.pk}",
+        subject=found,
+        params={
+            "bank": found.bank.name,
+            "field": found.field,
+            "ledger": found.ledger_value,
+            "cached": found.cached_value,
+        },
+    )
+
+
+def pin_locked_raise(*, staff_id: int) -> Alert | None:
+    staff = Staff.objects.filter(pk=staff_id).first()
+    if staff is None:
+        return None
+    until = staff.pin_locked_until.isoformat() if staff.pin_locked_until else None
+    return alert_raise(
+        kind=Kind.PIN_LOCKED,
+        key=f"pin_locked:{staff.pk}",
+        subject=staff,
+        params={"name": str(staff), "until": until},
+    )
+
+
+def signin_throttled_raise(*, source: str, attempts: int) -> Alert:
+    source = str(source)[:100]
+    return alert_raise(
+        kind=Kind.SIGNIN_THROTTLED,
+        key=f"signin_throttled:{source}",
+        params={"source": source, "attempts": attempts},
+    )
+
+
+def display_link_lost_raise(*, token_id: int) -> Alert | None:
+    from jackpot.models import DisplayToken
+
+    token = DisplayToken.objects.select_related("bank").filter(pk=token_id).first()
+    if token is None:
+        return None
+    since = token.last_seen_at.isoformat() if token.last_seen_at else None
+    return alert_raise(
+        kind=Kind.DISPLAY_LINK_LOST,
+        key=f"display_link_lost:{token.pk}",
+        subject=token,
+        params={"display": token.name, "bank": token.bank.name, "since": since},
+    )
+
+
+# --- periodic checks (tables/pit/tasks.py) -------------------------------------------------
+
+
+def tables_idle_check(*, at: dt.datetime | None = None, thresholds=None) -> list[Alert]:
+    """Open tables where nothing happened for more than the idle minutes: no round event
+    (an opening counts) since the table opened or its last round moved."""
+    at = at or timezone.now()
+    thresholds = thresholds or alert_settings()
+    cutoff = at - dt.timedelta(minutes=thresholds.idle_minutes)
+    latest_round = Round.objects.filter(table=OuterRef("pk")).order_by("-opened_at", "-pk")
+    latest_event = RoundEvent.objects.filter(
+        round_id=Subquery(latest_round.values("pk")[:1])
+    ).order_by("-seq")
+    tables = Table.objects.filter(status=Table.Status.OPEN).annotate(
+        round_opened_at=Subquery(latest_round.values("opened_at")[:1]),
+        event_at=Subquery(latest_event.values("at")[:1]),
+    )
+    raised = []
+    for table in tables:
+        moments = [t for t in (table.status_changed_at, table.round_opened_at, table.event_at) if t]
+        if not moments:
+            continue
+        since = max(moments)
+        if since > cutoff:
+            continue
+        raised.append(
+            alert_raise(
+                kind=Kind.TABLE_IDLE,
+                key=f"table_idle:{table.pk}:{since.isoformat()}",
+                table=table,
+                params={
+                    "table": table.name,
+                    "since": since.isoformat(),
+                    "minutes": thresholds.idle_minutes,
+                },
+                once=True,
+            )
+        )
+    return raised
+
+
+def dealers_overdue_check(*, at: dt.datetime | None = None, thresholds=None) -> list[Alert]:
+    """Open tables whose dealer is past their rotation time by more than the grace minutes.
+    The rotation time is the assignment's planned end (`ends_at`), else its start plus the
+    rotation minutes. A planned end that passed with no dealer taking over counts too: the
+    table is open and its relief never came."""
+    at = at or timezone.now()
+    thresholds = thresholds or alert_settings()
+    grace = dt.timedelta(minutes=thresholds.minutes_past_rotation)
+    every = dt.timedelta(minutes=thresholds.rotation_minutes)
+    open_tables = Table.objects.filter(status=Table.Status.OPEN)
+    latest = (
+        DealerAssignment.objects.filter(table=OuterRef("table"), starts_at__lte=at)
+        .order_by("-starts_at", "-pk")
+        .values("pk")[:1]
+    )
+    assignments = (
+        DealerAssignment.objects.filter(table__in=open_tables, starts_at__lte=at)
+        .filter(pk=Subquery(latest))
+        .select_related("table", "dealer")
+    )
+    raised = []
+    for assignment in assignments:
+        due = assignment.ends_at or assignment.starts_at + every
+        if at < due + grace:
+            continue
+        raised.append(
+            alert_raise(
+                kind=Kind.DEALER_OVERDUE,
+                key=f"dealer_overdue:{assignment.pk}",
+                table=assignment.table,
+                subject=assignment,
+                params={
+                    "table": assignment.table.name,
+                    "dealer": str(assignment.dealer),
+                    "due": due.isoformat(),
+                },
+                once=True,
+            )
+        )
+    return raised
+
+
+def alerts_check(*, at: dt.datetime | None = None) -> list[Alert]:
+    """Every periodic check once (the Celery beat runs it every 30 s)."""
+    at = at or timezone.now()
+    thresholds = alert_settings()
+    return [
+        *tables_idle_check(at=at, thresholds=thresholds),
+        *dealers_overdue_check(at=at, thresholds=thresholds),
+    ]
