@@ -156,7 +156,7 @@ class PaytableAdmin(VersionedAdmin):
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change=change, **kwargs)
         frozen = obj is not None and request.method != "POST" and obj.frozen_because()
-        if frozen:
+        if frozen or not self.has_change_permission(request, obj):  # auditors only read
             form = type(form.__name__, (form,), {"rows_disabled": True})
         return form
 

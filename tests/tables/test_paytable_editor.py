@@ -312,3 +312,12 @@ def test_a_rule_set_shows_its_progressive_return_and_envy_cost_at_its_wager(
     assert 'data-figure="progressive-return"' in page
     assert "au montant de départ" in page
     assert "0,1539 % de la mise" in page  # 4 / 2,598,960 x 100,000 cents per 100
+
+
+def test_an_auditor_reads_the_rows_and_the_math_without_editing(client, auditor, trips_c):
+    sync_role_permissions()
+    client.force_login(auditor)
+    url = reverse("admin:tables_paytable_change", args=[trips_c.pk])
+    page = client.get(url).content.decode()
+    assert 'data-figure="house-edge">3,4979 %' in page
+    assert "disabled" in page.split('name="flush_n"')[1][:80]
