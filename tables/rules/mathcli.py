@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, TextIO
@@ -221,13 +222,17 @@ def _envy(
 
 
 def _counts() -> tuple[dict[str, Any], list[str]]:
+    paymath.category_counts.cache_clear()  # time the counting itself, not the cache
+    started = time.perf_counter()
     five, seven = paymath.five_card_counts(), paymath.seven_card_counts()
-    data = {"five_card": dict(five), "seven_card": dict(seven)}
+    seconds = time.perf_counter() - started
+    data = {"five_card": dict(five), "seven_card": dict(seven), "seconds": round(seconds, 4)}
     text = _rows(
         ("hand", "5 cards", "7 cards (best 5)"),
         [(TERMS[c], f"{five[c]:,}", f"{seven[c]:,}") for c in reversed(list(five))]
         + [("all", f"{sum(five.values()):,}", f"{sum(seven.values()):,}")],
     )
+    text.append(f"counted combinatorially in {seconds * 1000:.0f} ms (target: under 1 s)")
     return data, text
 
 
