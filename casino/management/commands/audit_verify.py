@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand
 from django.db import connection
+from django.utils.module_loading import autodiscover_modules
 
 from casino.audit import CHAINS, find_break
 from casino.checkpoints import checkpoint_path, checkpoints_read
@@ -22,6 +23,7 @@ class Command(BaseCommand):
                         "WARNING: tapis.allow_truncate is on for this database: TRUNCATE of the "
                         "append-only tables is not refused (only a test database may have it)."
                     )
+        autodiscover_modules("chains")  # each app's own chains register themselves there
         broken = find_break()
         if broken is not None:
             where = f"entry #{broken.id} ({broken.code})" if broken.entry else broken.code
