@@ -588,8 +588,13 @@ def tables_idle_check(*, at: dt.datetime | None = None, thresholds=None) -> list
     thresholds = thresholds or alert_settings()
     cutoff = at - dt.timedelta(minutes=thresholds.idle_minutes)
     latest_round = Round.objects.filter(table=OuterRef("pk")).order_by("-opened_at", "-pk")
+    # The latest round's last event (one index probe each): OuterRef(OuterRef) reaches the
+    # table from inside the event's subquery.
+    round_of_event = Round.objects.filter(table=OuterRef(OuterRef("pk"))).order_by(
+        "-opened_at", "-pk"
+    )
     latest_event = RoundEvent.objects.filter(
-        round_id=Subquery(latest_round.values("pk")[:1])
+        round_id=Subquery(round_of_event.values("pk")[:1])
     ).order_by("-seq")
     tables = Table.objects.filter(status=Table.Status.OPEN).annotate(
         round_opened_at=Subquery(latest_round.values("opened_at")[:1]),
