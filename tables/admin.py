@@ -212,7 +212,7 @@ class PaytableAdmin(VersionedAdmin):
         return TemplateResponse(
             request,
             "tables/admin/paytable_math.html",
-            {"math": form.math, "form": form, "editor_kind": instance.kind},
+            {"math": form.math, "form": form, "editor_kind": instance.kind, "live": True},
         )
 
     revise_service = staticmethod(services.paytable_revise)
