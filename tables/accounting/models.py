@@ -275,6 +275,36 @@ class LineSummary(models.Model):
         return f"{self.gaming_date} {self.table_id} {self.bet}"
 
 
+class RoundSummary(models.Model):
+    """A closed gaming day's voids (by the round's gaming date) and corrections (by the gaming
+    date their lines were written on), by table, shift, dealer and rule set."""
+
+    gaming_date = models.DateField(_("gaming date"))
+    shift = models.CharField(_("shift"), max_length=8, blank=True)
+    table = models.ForeignKey(
+        "tables.Table", verbose_name=_("table"), on_delete=models.PROTECT, related_name="+"
+    )
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("dealer"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    ruleset = models.ForeignKey(
+        "tables.RuleSet", verbose_name=_("rule set"), on_delete=models.PROTECT, related_name="+"
+    )
+    voids = models.PositiveIntegerField(_("voids"), default=0)
+    corrections = models.PositiveIntegerField(_("corrections"), default=0)
+
+    class Meta:
+        verbose_name = _("round summary")
+        verbose_name_plural = _("round summaries")
+        indexes = [models.Index(fields=["gaming_date", "shift"])]
+
+    def __str__(self) -> str:
+        return f"{self.gaming_date} {self.table_id}"
+
+
 class SummarizedDay(models.Model):
     """A gaming day whose lines are in LineSummary."""
 

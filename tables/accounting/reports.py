@@ -25,7 +25,14 @@ from django.utils.translation import pgettext_lazy
 
 from casino.clock import current_property
 from casino.models import Pit, Property, Staff
-from tables.accounting.models import ChipSlip, Drop, Inventory, LineSummary, SummarizedDay
+from tables.accounting.models import (
+    ChipSlip,
+    Drop,
+    Inventory,
+    LineSummary,
+    RoundSummary,
+    SummarizedDay,
+)
 from tables.accounting.summary import ORIGINAL, hour_buckets, hour_expression, line_sums
 from tables.accounting.theoretical import Edges, edges, theoretical_fraction
 from tables.models import Round, RuleSet, SettlementLine, Table
@@ -195,15 +202,10 @@ class Report:
 # --- the queries -----------------------------------------------------------------------------
 
 
-def _line_groups(period: Period, by: str) -> tuple[list[dict], int]:
-    """Aggregated lines by (key, rule set, bet, payer, original or correction): the roll-up
-    for the rolled-up days, the lines for the others."""
+def _line_groups(period: Period, by: str, done: set) -> list[dict]:
+    """Aggregated lines by (key, rule set, bet, payer): the roll-up for the rolled-up days
+    (`done`), the lines for the others."""
     raw_field, summary_field, _r, _c = DIMENSIONS[by]
-    done = set(
-        SummarizedDay.objects.filter(gaming_date__range=(period.first, period.last)).values_list(
-            "gaming_date", flat=True
-        )
-    )
     groups = []
     open_days = [d for d in period.days if d not in done]
     if open_days:
@@ -252,7 +254,7 @@ def _line_groups(period: Period, by: str) -> tuple[list[dict], int]:
                     **{k: r[k] for k in ("lines", "seats", "rounds", "stake", "net")},
                 }
             )
-    return groups, len(done)
+    return groups
 
 
 def _counted(period: Period, by: str) -> dict:
@@ -285,26 +287,32 @@ def _counted(period: Period, by: str) -> dict:
     return found
 
 
-def _rounds_void(period: Period, by: str) -> dict:
-    field_ = DIMENSIONS[by][2]
-    return {
-        r[field_]: r["n"]
-        for r in period.lines(Round.objects.filter(stage=Round.Stage.VOID))
-        .values(field_)
-        .annotate(n=Count("id"))
-        .order_by()
-    }
-
-
-def _corrections(period: Period, by: str) -> dict:
-    field_ = DIMENSIONS[by][0]
-    return {
-        r[field_]: r["n"]
-        for r in period.lines(SettlementLine.objects.filter(correction__isnull=False))
-        .values(field_)
-        .annotate(n=Count("correction", distinct=True))
-        .order_by()
-    }
+def _round_counts(period: Period, by: str, done: set) -> tuple[dict, dict]:
+    """Voids and corrections by key: the roll-up for the rolled-up days, the rounds and the
+    correction lines for the others."""
+    raw_field, summary_field, round_field, _c = DIMENSIONS[by]
+    voids: dict = defaultdict(int)
+    corrections: dict = defaultdict(int)
+    open_days = [d for d in period.days if d not in done]
+    if open_days:
+        rounds = Round.objects.filter(stage=Round.Stage.VOID, gaming_date__in=open_days)
+        lines = SettlementLine.objects.filter(correction__isnull=False, gaming_date__in=open_days)
+        if period.shift:
+            rounds, lines = rounds.filter(shift=period.shift), lines.filter(shift=period.shift)
+        for r in rounds.values(round_field).annotate(n=Count("id")).order_by():
+            voids[r[round_field]] += r["n"]
+        for r in lines.values(raw_field).annotate(n=Count("correction", distinct=True)).order_by():
+            corrections[r[raw_field]] += r["n"]
+    if done:
+        summaries = period.lines(RoundSummary.objects.filter(gaming_date__in=done))
+        for r in (
+            summaries.values(summary_field)
+            .annotate(v=Sum("voids"), c=Sum("corrections"))
+            .order_by()
+        ):
+            voids[r[summary_field]] += r["v"]
+            corrections[r[summary_field]] += r["c"]
+    return voids, corrections
 
 
 def _labels(by: str, keys) -> dict:
@@ -370,10 +378,15 @@ def report(period: Period, *, by: str = "table") -> Report:
     if by not in DIMENSIONS:
         raise ValueError(by)
     prop = current_property()
-    groups, summarized = _line_groups(period, by)
+    done = set(
+        SummarizedDay.objects.filter(gaming_date__range=(period.first, period.last)).values_list(
+            "gaming_date", flat=True
+        )
+    )
+    groups = _line_groups(period, by, done)
     counted = _counted(period, by)
-    voids = _rounds_void(period, by)
-    corrections = _corrections(period, by)
+    voids, corrections = _round_counts(period, by, done)
+    summarized = len(done)
     keys = {g["key"] for g in groups} | set(counted) | set(voids) | set(corrections)
     labels = _labels(by, keys)
     rule_edges = _edges({g["ruleset"] for g in groups})

@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from casino.clock import current_property
 from casino.models import Property
-from tables.accounting.models import LineSummary, SummarizedDay
-from tables.models import SettlementLine
+from tables.accounting.models import LineSummary, RoundSummary, SummarizedDay
+from tables.models import Round, SettlementLine
 
 ORIGINAL = Q(correction__isnull=True)
 
@@ -91,10 +91,41 @@ def summarize_day(gaming_date: dt.date, *, prop: Property | None = None) -> int:
         )
         for r in rows
     ]
+    counts: dict = {}
+    for r in (
+        Round.objects.filter(gaming_date=gaming_date, stage=Round.Stage.VOID)
+        .values("shift", "table_id", "dealer_id", "ruleset_id")
+        .annotate(n=Count("id"))
+        .order_by()
+    ):
+        key = (r["shift"], r["table_id"], r["dealer_id"], r["ruleset_id"])
+        counts.setdefault(key, [0, 0])[0] = r["n"]
+    for r in (
+        SettlementLine.objects.filter(gaming_date=gaming_date, correction__isnull=False)
+        .values("shift", "round__table_id", "round__dealer_id", "round__ruleset_id")
+        .annotate(n=Count("correction", distinct=True))
+        .order_by()
+    ):
+        key = (r["shift"], r["round__table_id"], r["round__dealer_id"], r["round__ruleset_id"])
+        counts.setdefault(key, [0, 0])[1] = r["n"]
+    round_rows = [
+        RoundSummary(
+            gaming_date=gaming_date,
+            shift=shift,
+            table_id=table,
+            dealer_id=dealer,
+            ruleset_id=ruleset,
+            voids=voids,
+            corrections=corrections,
+        )
+        for (shift, table, dealer, ruleset), (voids, corrections) in counts.items()
+    ]
     with transaction.atomic():
         LineSummary.objects.filter(gaming_date=gaming_date).delete()
+        RoundSummary.objects.filter(gaming_date=gaming_date).delete()
         SummarizedDay.objects.filter(gaming_date=gaming_date).delete()
         LineSummary.objects.bulk_create(summaries, batch_size=2000)
+        RoundSummary.objects.bulk_create(round_rows)
         lines = sum(s.lines for s in summaries)
         SummarizedDay.objects.create(gaming_date=gaming_date, lines=lines, built_at=timezone.now())
     return lines

@@ -65,6 +65,8 @@ def test_report_totals_are_the_sum_of_the_lines_for_every_bet(
         assert rolled.summarized_days == days
         assert _by_bet_from_report(rolled) == expected
         assert (rolled.total.rounds, rolled.total.seats) == (live.total.rounds, live.total.seats)
+        voids = Round.objects.filter(stage="void", gaming_date__range=(FIRST, last)).count()
+        assert rolled.total.voids == live.total.voids == voids
         # the seed's chips agree with its lines, but for the chips that walked away
         assert set(BETS) >= set(expected)
         transaction.set_rollback(True)

@@ -8,6 +8,7 @@ import pytest
 from casino.clock import current_property
 from tables.accounting import services
 from tables.accounting.reports import Period, ReportRow, report
+from tables.accounting.summary import summarize_day
 from tables.models import Round, SettlementLine
 from tests.tables.accounting.conftest import pin
 from tests.tables.rounds.conftest import deal_to
@@ -143,6 +144,9 @@ def test_a_correction_is_counted_and_its_lines_change_the_computed_win(felt, sup
     assert row.corrections == 1
     assert row.computed_win == -sum(line.net_cents for line in lines)
     assert (row.rounds, row.seats) == (1, 2)  # a correction adds no round nor seat
+    summarize_day(current_property().gaming_date())
+    rolled = report(_today(felt.table)).rows[0]
+    assert (rolled.corrections, rolled.computed_win) == (1, row.computed_win)
 
 
 def test_a_void_round_is_counted_and_writes_no_line(felt, supervisor):
@@ -153,6 +157,8 @@ def test_a_void_round_is_counted_and_writes_no_line(felt, supervisor):
     felt.step("void_approved", supervisor=pin(supervisor))
     row = report(_today(felt.table)).rows[0]
     assert (row.voids, row.rounds, row.computed_win) == (1, 0, 0)
+    summarize_day(current_property().gaming_date())
+    assert report(_today(felt.table)).rows[0].voids == 1
 
 
 def test_month_and_year_to_date_run_from_the_first_of_the_month_and_of_the_year():
