@@ -6,9 +6,17 @@ message older than the one it shows.
 
 from casino.live import after_commit, group_send
 
+#: Every table's changes, in one group: for screens that watch the whole floor (the pit).
+#: Only the table's id travels; the screen reads what it shows.
+FLOOR_GROUP = "tables.floor"
+
 
 def table_group(table_id: int) -> str:
     return f"tables.table.{table_id}"
+
+
+def floor_event(table_id: int) -> dict:
+    return {"type": "floor.changed", "table": table_id}
 
 
 def announce_round(round_body: dict) -> None:
@@ -16,7 +24,9 @@ def announce_round(round_body: dict) -> None:
     get the round as the write answered it (its `seq` orders messages that cross)."""
     payload = {"type": "round", "round": round_body}
     event = {"type": "table.message", "payload": payload}
-    after_commit(lambda: group_send(table_group(round_body["table"]), event))
+    table_id = round_body["table"]
+    after_commit(lambda: group_send(table_group(table_id), event))
+    after_commit(lambda: group_send(FLOOR_GROUP, floor_event(table_id)))
 
 
 def announce_table(table_id: int) -> None:
@@ -31,3 +41,4 @@ def publish_table(table_id: int) -> None:
     if found is not None:
         payload = {"type": "table", "table": found}
         group_send(table_group(table_id), {"type": "table.message", "payload": payload})
+    group_send(FLOOR_GROUP, floor_event(table_id))

@@ -1,4 +1,23 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from tables.pit import views
 
 app_name = "pit"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.floor, name="floor"),
+    path("fragments/cards/", views.cards_fragment, name="cards"),
+    path("fragments/approvals/", views.approvals_fragment, name="approvals"),
+    path("fragments/alerts/", views.alerts_fragment, name="alerts"),
+    path("fragments/banks/", views.banks_fragment, name="banks"),
+    path("tables/<int:table_id>/", views.table, name="table"),
+    path("tables/<int:table_id>/open/", views.table_open, name="table_open"),
+    path("tables/<int:table_id>/close/", views.table_close, name="table_close"),
+    path("tables/<int:table_id>/rotate/", views.dealer_rotate, name="dealer_rotate"),
+    path("tables/<int:table_id>/end-assignment/", views.assignment_end, name="assignment_end"),
+    path("tables/<int:table_id>/ruleset/", views.table_ruleset, name="table_ruleset"),
+    path("hits/<int:hit_id>/verify/", views.hit_verify_view, name="hit_verify"),
+    path("hits/<int:hit_id>/pay/", views.hit_pay_view, name="hit_pay"),
+    path("rounds/<int:round_id>/void/", views.void_decide, name="void_decide"),
+    path("parameters/<int:change_id>/", views.parameters_decide, name="parameters_decide"),
+    path("alerts/<int:alert_id>/acknowledge/", views.alert_acknowledge, name="alert_acknowledge"),
+]

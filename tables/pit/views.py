@@ -1,0 +1,322 @@
+"""The pit boss's screen: thin views. Each action calls the one service that owns the change
+(the same one the tablet, the admin or the API calls), then returns to the page it came from
+with what happened, in the reader's language."""
+
+import uuid
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from casino.access import role_required
+from casino.errors import CasinoError
+from jackpot.services import hit_pay, hit_verify, parameter_change_approve, parameter_change_reject
+from tables import services
+from tables.models import Table
+from tables.pit import alerts as pit_alerts
+from tables.pit import live as pit_live
+from tables.pit import selectors
+from tables.pit.selectors import PIT_ACTORS, PIT_READERS
+from tables.services.rounds import round_void
+
+
+def _back(request, default: str):
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        return redirect(target)
+    return redirect(default)
+
+
+def _act(request, default: str, action, done: str):
+    """Run one service; say what it did, or why it refused (nothing changed then)."""
+    try:
+        action()
+    except CasinoError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, done)
+        pit_live.announce_floor_changed()
+    return _back(request, default)
+
+
+def _pit_id(request):
+    value = request.GET.get("pit", "")
+    return int(value) if value.isdigit() else None
+
+
+def _page_context(request) -> dict:
+    return {
+        "powers": selectors.powers_of(request.user),
+        "time_zone": selectors.time_zone(),
+    }
+
+
+@role_required(*PIT_READERS)
+@require_GET
+@never_cache
+def floor(request):
+    from casino.models import Pit
+
+    pit_id = _pit_id(request)
+    return render(
+        request,
+        "pit/floor.html",
+        {
+            **_page_context(request),
+            "cards": selectors.table_cards(pit_id=pit_id),
+            "banks": selectors.bank_meters(request.LANGUAGE_CODE),
+            "approvals": selectors.approvals(),
+            "alerts": pit_alerts.alerts_json(pit_alerts.alerts_open()),
+            "pits": Pit.objects.order_by("name"),
+            "pit_id": pit_id,
+            "key": uuid.uuid4().hex,
+        },
+    )
+
+
+# Fragments the page fetches when its socket says something moved ---------------------------
+
+
+@role_required(*PIT_READERS)
+@require_GET
+@never_cache
+def cards_fragment(request):
+    wanted = [int(v) for v in request.GET.get("ids", "").split(",") if v.isdigit()][:200]
+    cards = selectors.table_cards(table_ids=wanted or None, pit_id=_pit_id(request))
+    return render(request, "pit/_cards.html", {**_page_context(request), "cards": cards})
+
+
+@role_required(*PIT_READERS)
+@require_GET
+@never_cache
+def approvals_fragment(request):
+    return render(
+        request,
+        "pit/_approvals.html",
+        {
+            **_page_context(request),
+            "approvals": selectors.approvals(),
+            "key": uuid.uuid4().hex,
+            "next": request.GET.get("next", "/pit/"),
+        },
+    )
+
+
+@role_required(*PIT_READERS)
+@require_GET
+@never_cache
+def alerts_fragment(request):
+    return render(
+        request,
+        "pit/_alerts.html",
+        {**_page_context(request), "alerts": pit_alerts.alerts_json(pit_alerts.alerts_open())},
+    )
+
+
+@role_required(*PIT_READERS)
+@require_GET
+@never_cache
+def banks_fragment(request):
+    return render(
+        request, "pit/_banks.html", {"banks": selectors.bank_meters(request.LANGUAGE_CODE)}
+    )
+
+
+# A table ------------------------------------------------------------------------------------
+
+
+@role_required(*PIT_READERS)
+@require_GET
+@never_cache
+def table(request, table_id: int):
+    table = get_object_or_404(Table.objects.select_related("pit", "ruleset"), pk=table_id)
+    cards = selectors.table_cards(table_ids=[table.pk])
+    return render(
+        request,
+        "pit/table.html",
+        {
+            **_page_context(request),
+            "table": table,
+            "card_list": cards,
+            "recall": selectors.recall(table.pk, limit=10),
+            "dealers": selectors.dealers_to_assign(),
+            "versions": selectors.ruleset_versions(table),
+            "assignment": selectors.current_assignment_of(table.pk),
+        },
+    )
+
+
+@role_required(*PIT_ACTORS)
+@require_POST
+def table_open(request, table_id: int):
+    table = get_object_or_404(Table, pk=table_id)
+    return _act(
+        request,
+        "/pit/",
+        lambda: services.table_open(table_id=table.pk, supervisor=request.user),
+        _("%(table)s is open.") % {"table": table},
+    )
+
+
+@role_required(*PIT_ACTORS)
+@require_POST
+def table_close(request, table_id: int):
+    table = get_object_or_404(Table, pk=table_id)
+    return _act(
+        request,
+        "/pit/",
+        lambda: services.table_close(table_id=table.pk, supervisor=request.user),
+        _("%(table)s is closed.") % {"table": table},
+    )
+
+
+@role_required(*PIT_ACTORS)
+@require_POST
+def dealer_rotate(request, table_id: int):
+    table = get_object_or_404(Table, pk=table_id)
+    dealer_id = request.POST.get("dealer", "")
+    if not dealer_id.isdigit():
+        messages.error(request, _("Choose the dealer who takes the table."))
+        return _back(request, f"/pit/tables/{table.pk}/")
+    from casino.models import Staff
+
+    dealer = Staff.objects.filter(pk=int(dealer_id)).first()
+    if dealer is None:
+        messages.error(request, _("There is no such dealer."))
+        return _back(request, f"/pit/tables/{table.pk}/")
+    return _act(
+        request,
+        f"/pit/tables/{table.pk}/",
+        lambda: services.dealer_rotate(
+            table_id=table.pk, dealer_id=dealer.pk, supervisor=request.user
+        ),
+        _("%(dealer)s now deals %(table)s.") % {"dealer": dealer, "table": table},
+    )
+
+
+@role_required(*PIT_ACTORS)
+@require_POST
+def assignment_end(request, table_id: int):
+    assignment = selectors.current_assignment_of(table_id)
+    if assignment is None:
+        messages.error(request, _("Nobody deals this table now: there is nothing to end."))
+        return _back(request, f"/pit/tables/{table_id}/")
+    return _act(
+        request,
+        f"/pit/tables/{table_id}/",
+        lambda: services.assignment_end(assignment_id=assignment.pk, supervisor=request.user),
+        _("%(dealer)s has left %(table)s.")
+        % {"dealer": assignment.dealer, "table": assignment.table},
+    )
+
+
+@role_required(*PIT_ACTORS)
+@require_POST
+def table_ruleset(request, table_id: int):
+    from tables.models import RuleSet
+
+    table = get_object_or_404(Table.objects.select_related("ruleset"), pk=table_id)
+    wanted = request.POST.get("ruleset", "")
+    version = (
+        RuleSet.objects.filter(pk=int(wanted), name=table.ruleset.name).first()
+        if wanted.isdigit()
+        else None
+    )
+    if version is None:
+        messages.error(request, _("Choose a version of this table's rule set."))
+        return _back(request, f"/pit/tables/{table.pk}/")
+    return _act(
+        request,
+        f"/pit/tables/{table.pk}/",
+        lambda: services.table_configure(
+            table_id=table.pk, manager=request.user, ruleset_id=version.pk
+        ),
+        _("%(table)s now plays %(ruleset)s.") % {"table": table, "ruleset": version},
+    )
+
+
+# Approvals ----------------------------------------------------------------------------------
+
+
+@role_required(*PIT_ACTORS)
+@require_POST
+def hit_verify_view(request, hit_id: int):
+    return _act(
+        request,
+        "/pit/",
+        lambda: hit_verify(hit_id=hit_id, supervisor=request.user),
+        _("Progressive hit #%(id)s is verified: another supervisor can now mark it paid.")
+        % {"id": hit_id},
+    )
+
+
+@role_required(*PIT_ACTORS)
+@require_POST
+def hit_pay_view(request, hit_id: int):
+    return _act(
+        request,
+        "/pit/",
+        lambda: hit_pay(hit_id=hit_id, supervisor=request.user),
+        _("Progressive hit #%(id)s is paid.") % {"id": hit_id},
+    )
+
+
+@role_required(*PIT_ACTORS)
+@require_POST
+def void_decide(request, round_id: int):
+    """The supervisor approves or refuses a void from the pit: signed in as themselves, they
+    enter their PIN again (the same round_void the tablet calls)."""
+    approved = request.POST.get("decision") == "approve"
+    seq = request.POST.get("seq", "")
+    credentials = {
+        "employee_number": request.user.employee_number,
+        "pin": request.POST.get("pin", ""),
+    }
+    done = (
+        _("The void of round #%(id)s is approved: every wager is returned.")
+        if approved
+        else _("The void of round #%(id)s is refused: the round goes on.")
+    ) % {"id": round_id}
+    return _act(
+        request,
+        "/pit/",
+        lambda: round_void(
+            round_id=round_id,
+            actor=request.user,
+            key=request.POST.get("key", "") or uuid.uuid4().hex,
+            expected_seq=int(seq) if seq.isdigit() else None,
+            approved=approved,
+            supervisor=credentials,
+        ),
+        done,
+    )
+
+
+@role_required(*PIT_ACTORS)
+@require_POST
+def parameters_decide(request, change_id: int):
+    if request.POST.get("decision") == "approve":
+        action = lambda: parameter_change_approve(change_id=change_id, manager=request.user)  # noqa: E731
+        done = _("Parameter change #%(id)s is approved: it applies after the next top-level hit.")
+    else:
+        action = lambda: parameter_change_reject(  # noqa: E731
+            change_id=change_id, manager=request.user, reason=request.POST.get("reason", "")
+        )
+        done = _("Parameter change #%(id)s is rejected.")
+    return _act(request, "/pit/", action, done % {"id": change_id})
+
+
+@role_required(*PIT_ACTORS)
+@require_POST
+def alert_acknowledge(request, alert_id: int):
+    return _act(
+        request,
+        "/pit/",
+        lambda: pit_alerts.alert_acknowledge(
+            alert_id=alert_id, staff=request.user, note=request.POST.get("note", "")
+        ),
+        _("Alert #%(id)s is acknowledged.") % {"id": alert_id},
+    )
