@@ -7,7 +7,6 @@ and acknowledged on the pit's screen, with a note, never edited here.
 """
 
 import re
-from decimal import Decimal, InvalidOperation
 
 from django import forms
 from django.contrib import admin
@@ -22,30 +21,35 @@ from tables.pit.models import Alert, AlertSettings, TableAlertThreshold
 _SPACES = re.compile(r"[\s\u00a0\u202f']")
 
 
-def parse_amount(text: str, currency: str) -> int:
-    """Cents from an amount typed in either language: "5 000,00", "5,000.00", "5000", "€50".
-    The last "," or "." followed by one or two digits is the decimal separator."""
+def _is_french(language: str | None) -> bool:
+    return (language or translation.get_language() or "fr").startswith("fr")
+
+
+def parse_amount(text: str, currency: str, language: str | None = None) -> int:
+    """Cents from an amount typed as the reader's language writes it: "5 000,00" or "5000"
+    in French, "5,000.00" in English; the currency's symbol or code may be typed too. Two
+    decimals at most, thousands grouped by three: "12,345" is refused in French (three
+    decimals), read 12 345 in English."""
+    decimal, group = (",", ".") if _is_french(language) else (".", ",")
     cleaned = _SPACES.sub("", str(text))
     for symbol in {currency, SYMBOLS.get(currency, currency)}:
         cleaned = cleaned.replace(symbol, "")
-    match = re.fullmatch(r"(-?[\d.,]*?)(?:[.,](\d{1,2}))?", cleaned)
-    if not cleaned or match is None:
-        raise ValidationError(_("Enter an amount such as 5000.00."), code="invalid")
-    units, fraction = match.group(1), match.group(2) or "0"
-    units = units.replace(",", "").replace(".", "")
-    if units in ("", "-") and fraction == "0":
-        raise ValidationError(_("Enter an amount such as 5000.00."), code="invalid")
-    try:
-        amount = Decimal(f"{units or '0'}.{fraction}")
-    except InvalidOperation:
-        raise ValidationError(_("Enter an amount such as 5000.00."), code="invalid") from None
-    return int(amount * 100)
+    grouped = rf"\d{{1,3}}(?:{re.escape(group)}\d{{3}})+|\d+"
+    match = re.fullmatch(rf"({grouped})(?:{re.escape(decimal)}(\d{{1,2}}))?", cleaned)
+    if match is None:
+        raise ValidationError(
+            _("Enter an amount such as %(example)s.")
+            % {"example": "5 000,00" if decimal == "," else "5,000.00"},
+            code="invalid",
+        )
+    units = int(match.group(1).replace(group, ""))
+    return units * 100 + int((match.group(2) or "0").ljust(2, "0"))
 
 
 def amount_text(cents: int) -> str:
-    """Cents as typed back into the form: no symbol, the language's decimal separator."""
+    """Cents as typed back into the form: no symbol, no grouping, the language's decimals."""
     units, rest = divmod(abs(cents), 100)
-    separator = "," if (translation.get_language() or "fr").startswith("fr") else "."
+    separator = "," if _is_french(None) else "."
     return f"{'-' if cents < 0 else ''}{units}{separator}{rest:02d}"
 
 
@@ -76,9 +80,12 @@ class _AmountForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         currency = property_currency()
         for name in self.amount_fields:
+            if name not in self.fields:  # read-only for this reader (an auditor)
+                continue
             model_field = self._meta.model._meta.get_field(name)
+            label = str(model_field.verbose_name)
             self.fields[name] = AmountField(
-                label=f"{model_field.verbose_name} ({currency})".capitalize(),
+                label=f"{label[:1].upper()}{label[1:]} ({currency})",
                 required=not model_field.blank,
                 initial=self.fields[name].initial,
             )
