@@ -54,7 +54,14 @@ def pin_verify(*, employee_number: str, pin: str, role: str | None = None) -> St
     """
     now = timezone.now()
     failure: CasinoError | None = None
-    active = Staff.objects.filter(employee_number=str(employee_number).strip(), is_active=True)
+    number = str(employee_number).strip()
+    # A NUL byte (which PostgreSQL refuses in a string) or an overlong number names nobody,
+    # and an absurd PIN is nobody's: refused like any unknown number or wrong PIN.
+    usable = "\x00" not in number and len(number) <= 16
+    pin = str(pin) if len(str(pin)) <= 64 else "\x00"
+    active = Staff.objects.filter(employee_number=number, is_active=True)
+    if not usable:
+        active = active.none()
     # The slow hash runs before the row is locked, so that one supervisor's approvals at
     # several tables do not queue behind each other's hashing; and every path hashes once, so
     # an unknown or a locked number takes as long to answer as a wrong PIN.
@@ -75,7 +82,7 @@ def pin_verify(*, employee_number: str, pin: str, role: str | None = None) -> St
             audit(
                 actor=None,
                 code="casino.pin.rejected",
-                data={"employee_number": str(employee_number)[:16], "reason": "unknown"},
+                data={"employee_number": number.replace("\x00", "?")[:16], "reason": "unknown"},
             )
             failure = PinRejected(_("Wrong employee number or PIN."))
         elif staff.pin_locked(now):

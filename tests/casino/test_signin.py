@@ -310,3 +310,21 @@ def test_the_api_is_told_the_session_ended(client, dealer, clock):
     response = client.get(reverse("tables:table_list"), HTTP_ACCEPT="application/json")
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "signed_out"
+
+
+@pytest.mark.parametrize(
+    "number, pin",
+    [("10\x0001", "1234"), ("1" * 5000, "1234"), ("\x00", "1234"), (None, "1" * 100_000)],
+)
+def test_a_malformed_number_or_pin_is_just_a_refusal(client, dealer, number, pin):
+    number = dealer.employee_number if number is None else number
+    response = pin_try(client, number, pin)
+    assert response.status_code == 403 and not signed_in(client)
+    assert "Sign-in refused" in error_of(response)
+
+
+def test_a_nul_number_never_matches_an_account_without_a_number(client):
+    nameless = make_staff(Role.DEALER, pin="1234")
+    Staff.objects.filter(pk=nameless.pk).update(employee_number=None)
+    assert pin_try(client, "\x00", "1234").status_code == 403
+    assert not signed_in(client)

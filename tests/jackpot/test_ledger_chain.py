@@ -66,7 +66,7 @@ def ledger(bank, dealer, supervisor, manager, other_manager):
 def test_an_untouched_ledger_holds(ledger):
     assert ledger_find_break() is None
     code, message = verify()
-    assert code == 0 and "Meter ledger hold." in message
+    assert code == 0 and "Meter ledger verified: no break." in message
 
 
 def test_500_cents_moved_between_two_lines_is_named_at_the_first(ledger):

@@ -47,4 +47,4 @@ class Command(BaseCommand):
             self.style.SUCCESS(f"Audit chain holds: {count} entries verified{against}.")
         )
         for name in CHAINS:
-            self.stdout.write(self.style.SUCCESS(f"{name.capitalize()} hold."))
+            self.stdout.write(self.style.SUCCESS(f"{name.capitalize()} verified: no break."))
