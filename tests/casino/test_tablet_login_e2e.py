@@ -45,4 +45,8 @@ def test_a_wrong_pin_shows_a_message_a_dealer_can_act_on(asgi_server, browser_pa
     tap(page, "1111")
     page.click(".key-ok")
     page.wait_for_selector(".error")
-    assert page.inner_text(".error") == "Matricule ou code PIN erroné."
+    # One answer for an unknown number, a wrong PIN and a locked account (tests/casino/test_signin.py).
+    assert page.inner_text(".error") == (
+        "Connexion refusée : matricule ou code PIN erroné, ou compte bloqué après trop "
+        "d'essais erronés (un superviseur peut le débloquer)."
+    )
