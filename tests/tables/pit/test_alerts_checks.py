@@ -203,3 +203,46 @@ def test_the_command_runs_the_checks_once_at_a_given_instant(felt, table):
 def test_the_command_refuses_an_instant_it_cannot_place(db, at):
     with pytest.raises(CommandError):
         call_command("pit_alerts_check", "--at", at)
+
+
+# --- budgets -------------------------------------------------------------------------------
+
+
+def _more_open_tables(count, *, manager, supervisor, pit, ruleset):
+    for n in range(count):
+        table = services.table_create(
+            manager=manager,
+            name=f"UTH B{n}",
+            pit_id=pit.pk,
+            min_bet_cents=1_000,
+            max_bet_cents=20_000,
+            ruleset_id=ruleset.pk,
+        )
+        services.table_open(table_id=table.pk, supervisor=supervisor)
+        dealer = make_staff(Role.DEALER, username=f"budget_dealer_{n}")
+        services.assignment_create(table_id=table.pk, dealer_id=dealer.pk, supervisor=supervisor)
+
+
+def test_the_checks_queries_do_not_grow_with_the_open_tables(
+    felt, table, manager, supervisor, pit, standard_rules, django_assert_num_queries
+):
+    deal_to(felt, "settled")
+    soon = timezone.now() + MINUTE  # nothing to raise: the budget of a quiet floor
+    with django_assert_num_queries(4) as one_table:
+        alerts_check(at=soon)
+    _more_open_tables(5, manager=manager, supervisor=supervisor, pit=pit, ruleset=standard_rules)
+    with django_assert_num_queries(len(one_table.captured_queries)):
+        alerts_check(at=soon)
+
+
+def test_a_settled_round_without_a_big_win_costs_the_receivers_five_queries(
+    felt, table, django_assert_num_queries
+):
+    """They run after the settlement's commit, in the dealer's request: kept small."""
+    from tables.pit import receivers
+
+    round_id = deal_to(felt, "settled")["id"]
+    # The round, the table's threshold, the property and its thresholds, the seats' nets.
+    with django_assert_num_queries(5):
+        receivers.on_round_settled(sender=None, round_id=round_id)
+    assert not Alert.objects.exists()
