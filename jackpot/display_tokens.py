@@ -159,10 +159,11 @@ def _close_sockets(channel_names: list[str]) -> None:
 
 @dataclass(frozen=True)
 class FeedCheck:
-    """What a socket's heartbeat learns from the database (whatever the channel layer lost)."""
+    """What a process's display sockets learn from the database at a heartbeat, whatever the
+    channel layer lost: which of their tokens are revoked, and each bank's committed seq."""
 
-    revoked: bool
-    feed_seq: int
+    revoked: frozenset[int]
+    feed_seqs: dict[int, int]
 
 
 def display_connected(*, token: DisplayToken, channel_name: str, remote: str) -> None:
@@ -177,35 +178,58 @@ def display_connected(*, token: DisplayToken, channel_name: str, remote: str) ->
 
 
 def display_heartbeat(
-    *, token_id: int, channel_name: str, remote: str = "", refresh: bool = False
+    *, connections: dict[str, tuple[int, str]], refresh: bool = False
 ) -> FeedCheck:
-    """A socket's periodic check: is its token still valid, and which `seq` has its bank
-    committed? With `refresh`, also renew the socket's connection row (written again if the
-    sweep removed it during a long pause) and the token's last_seen_at."""
-    row = (
-        DisplayToken.objects.filter(pk=token_id)
-        .values_list("revoked_at", "bank__feed_seq", "bank_id")
-        .first()
+    """The periodic check of one process's display sockets, in one query whatever their
+    number: `connections` maps each socket's channel name to (token id, remote address).
+
+    With `refresh`, also renew their connection rows (writing again any the sweep removed
+    during a long pause) and their tokens' last_seen_at, in one statement each."""
+    token_ids = {token_id for token_id, _remote in connections.values()}
+    rows = DisplayToken.objects.filter(pk__in=token_ids).values_list(
+        "pk", "revoked_at", "bank_id", "bank__feed_seq"
     )
-    if row is None or row[0] is not None:
-        return FeedCheck(revoked=True, feed_seq=row[1] if row else 0)
+    found, revoked, seqs = set(), set(), {}
+    for pk, revoked_at, bank_id, feed_seq in rows:
+        found.add(pk)
+        seqs[bank_id] = feed_seq
+        if revoked_at is not None:
+            revoked.add(pk)
+    revoked |= token_ids - found  # a token that no longer exists admits nobody
     if refresh:
-        now = timezone.now()
-        renewed = DisplayConnection.objects.filter(channel_name=channel_name).update(
-            last_seen_at=now
-        )
-        if not renewed:
-            DisplayConnection.objects.update_or_create(
-                channel_name=channel_name,
-                defaults={
-                    "token_id": token_id,
-                    "connected_at": now,
-                    "last_seen_at": now,
-                    "remote": remote[:80],
-                },
+        live = {name: value for name, value in connections.items() if value[0] not in revoked}
+        _renew(live)
+    return FeedCheck(revoked=frozenset(revoked), feed_seqs=seqs)
+
+
+def _renew(live: dict[str, tuple[int, str]]) -> None:
+    if not live:
+        return
+    now = timezone.now()
+    renewed = DisplayConnection.objects.filter(channel_name__in=live).update(last_seen_at=now)
+    if renewed < len(live):
+        kept = set(
+            DisplayConnection.objects.filter(channel_name__in=live).values_list(
+                "channel_name", flat=True
             )
-        DisplayToken.objects.filter(pk=token_id).update(last_seen_at=now, link_lost_at=None)
-    return FeedCheck(revoked=False, feed_seq=row[1])
+        )
+        DisplayConnection.objects.bulk_create(
+            [
+                DisplayConnection(
+                    token_id=token_id,
+                    channel_name=name,
+                    connected_at=now,
+                    last_seen_at=now,
+                    remote=remote[:80],
+                )
+                for name, (token_id, remote) in live.items()
+                if name not in kept
+            ],
+            ignore_conflicts=True,
+        )
+    DisplayToken.objects.filter(pk__in={token_id for token_id, _ in live.values()}).update(
+        last_seen_at=now, link_lost_at=None
+    )
 
 
 def display_seen(*, token_id: int) -> None:

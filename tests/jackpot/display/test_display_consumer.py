@@ -179,7 +179,7 @@ async def test_an_expired_group_membership_heals_at_the_next_periodic_rejoin(
     from jackpot import consumers
 
     settings.JACKPOT_FEED_HEARTBEAT_SECONDS = 0.05
-    monkeypatch.setattr(consumers, "SEEN_EVERY_SECONDS", 0)
+    monkeypatch.setattr(consumers, "REJOIN_EVERY_SECONDS", 0)
     ws, _ = await open_feed(display[1])
     (channel,) = await sync_to_async(
         lambda: list(DisplayConnection.objects.values_list("channel_name", flat=True))

@@ -133,13 +133,21 @@ def test_a_heartbeat_writes_back_a_row_the_sweep_removed_during_a_long_pause(dis
     _connect(token, "paused.1", at=LONG_AGO)
     display_connections_prune(now=NOON)
 
-    check = display_heartbeat(
-        token_id=token.pk, channel_name="paused.1", remote="10.0.0.9", refresh=True
-    )
+    check = display_heartbeat(connections={"paused.1": (token.pk, "10.0.0.9")}, refresh=True)
 
-    assert not check.revoked
+    assert token.pk not in check.revoked
     assert DisplayConnection.objects.filter(channel_name="paused.1").exists()
     assert DisplayToken.objects.get(pk=token.pk).link_lost_at is None
+
+
+def test_one_heartbeat_query_serves_every_socket_of_a_process(
+    display, english_display, bank, django_assert_num_queries
+):
+    sockets = {f"socket.{n}": (display[0].pk, "") for n in range(100)}
+    sockets |= {f"other.{n}": (english_display[0].pk, "") for n in range(100)}
+    with django_assert_num_queries(1):
+        check = display_heartbeat(connections=sockets)
+    assert check.feed_seqs == {bank.pk: 0} and check.revoked == frozenset()
 
 
 def test_a_heartbeat_reports_a_revocation_and_the_banks_committed_seq(display, bank):
@@ -148,26 +156,9 @@ def test_a_heartbeat_reports_a_revocation_and_the_banks_committed_seq(display, b
 
     token, _secret = display
     commit_meter(bank, 1_300_000)
-    assert display_heartbeat(token_id=token.pk, channel_name="x.1").feed_seq == 1
+    sockets = {"x.1": (token.pk, "")}
+    assert display_heartbeat(connections=sockets).feed_seqs == {bank.pk: 1}
 
     display_token_revoke(token_id=token.pk)
 
-    assert display_heartbeat(token_id=token.pk, channel_name="x.1").revoked
-
-
-def test_the_displays_page_lists_only_screens_really_connected(client, manager, display):
-    from django.urls import reverse
-    from django.utils import timezone
-
-    token, _secret = display
-    now = timezone.now()
-    for n in range(30):  # a killed web worker's rows, not swept yet
-        _connect(token, f"killed.{n}", at=now - STALE_AFTER - dt.timedelta(seconds=5))
-    client.force_login(manager)
-
-    page = client.get(reverse("jackpot:displays")).content.decode()
-    assert page.count("data-connection") == 0
-
-    _connect(token, "alive.1", at=now)
-    page = client.get(reverse("jackpot:displays")).content.decode()
-    assert page.count("data-connection") == 1
+    assert token.pk in display_heartbeat(connections=sockets).revoked
