@@ -581,6 +581,18 @@ def display_link_lost_raise(*, token_id: int) -> Alert | None:
 # --- periodic checks (tables/pit/tasks.py) -------------------------------------------------
 
 
+def _raise_once_each(conditions: list[dict]) -> list[Alert]:
+    """The alert of each condition a check found: the one already raised (open or
+    acknowledged: it stays quiet), read for all in one query, else raised now. A floor that
+    stays idle costs the beat one query, not one per table."""
+    seen: dict[str, Alert] = {}
+    keys = [condition["key"] for condition in conditions]
+    for alert in Alert.objects.filter(key__in=keys).order_by("raised_at", "pk"):
+        alert.is_new = False
+        seen[alert.key] = alert  # the latest of a key
+    return [seen.get(c["key"]) or alert_raise(**c, once=True) for c in conditions]
+
+
 def tables_idle_check(*, at: dt.datetime | None = None, thresholds=None) -> list[Alert]:
     """Open tables where nothing happened for more than the idle minutes: no round event
     (an opening counts) since the table opened or its last round moved."""
@@ -600,7 +612,7 @@ def tables_idle_check(*, at: dt.datetime | None = None, thresholds=None) -> list
         round_opened_at=Subquery(latest_round.values("opened_at")[:1]),
         event_at=Subquery(latest_event.values("at")[:1]),
     )
-    raised = []
+    found = []
     for table in tables:
         moments = [t for t in (table.status_changed_at, table.round_opened_at, table.event_at) if t]
         if not moments:
@@ -608,20 +620,19 @@ def tables_idle_check(*, at: dt.datetime | None = None, thresholds=None) -> list
         since = max(moments)
         if since > cutoff:
             continue
-        raised.append(
-            alert_raise(
-                kind=Kind.TABLE_IDLE,
-                key=f"table_idle:{table.pk}:{since.isoformat()}",
-                table=table,
-                params={
+        found.append(
+            {
+                "kind": Kind.TABLE_IDLE,
+                "key": f"table_idle:{table.pk}:{since.isoformat()}",
+                "table": table,
+                "params": {
                     "table": table.name,
                     "since": since.isoformat(),
                     "minutes": thresholds.idle_minutes,
                 },
-                once=True,
-            )
+            }
         )
-    return raised
+    return _raise_once_each(found)
 
 
 def dealers_overdue_check(*, at: dt.datetime | None = None, thresholds=None) -> list[Alert]:
@@ -644,26 +655,25 @@ def dealers_overdue_check(*, at: dt.datetime | None = None, thresholds=None) -> 
         .filter(pk=Subquery(latest))
         .select_related("table", "dealer")
     )
-    raised = []
+    found = []
     for assignment in assignments:
         due = assignment.ends_at or assignment.starts_at + every
         if at < due + grace:
             continue
-        raised.append(
-            alert_raise(
-                kind=Kind.DEALER_OVERDUE,
-                key=f"dealer_overdue:{assignment.pk}",
-                table=assignment.table,
-                subject=assignment,
-                params={
+        found.append(
+            {
+                "kind": Kind.DEALER_OVERDUE,
+                "key": f"dealer_overdue:{assignment.pk}",
+                "table": assignment.table,
+                "subject": assignment,
+                "params": {
                     "table": assignment.table.name,
                     "dealer": str(assignment.dealer),
                     "due": due.isoformat(),
                 },
-                once=True,
-            )
+            }
         )
-    return raised
+    return _raise_once_each(found)
 
 
 def alerts_check(*, at: dt.datetime | None = None) -> list[Alert]:
