@@ -12,8 +12,9 @@ from tables.rules.machine import DECLARABLE
 from tables.rules.settle import VOIDING
 from tables.selectors import table_watch_snapshot
 
-#: Who may open any table's tablet to watch or help; a dealer opens only their own.
-WATCHERS = (Role.SUPERVISOR, Role.MANAGER)
+#: Who may open any table's tablet to watch or help; a dealer opens only their own. An
+#: auditor (surveillance) watches the felt from the pit, and enters nothing.
+WATCHERS = (Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR)
 
 
 def tablet_table_for(request) -> TabletTable:

@@ -101,7 +101,7 @@ def tablet_home(request):
     return _elsewhere(request, found=found, wanted=None)
 
 
-@role_required(*AT_THE_TABLE)
+@role_required(*AT_THE_TABLE, Role.AUDITOR)
 @require_GET
 @never_cache
 def tablet_table(request, table_id: int):

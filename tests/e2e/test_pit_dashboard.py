@@ -43,8 +43,7 @@ def card_text(page, table_name, selector):
 
 def test_the_dashboard_follows_rounds_played_by_simulate_floor(asgi_server, browser_page):
     asgi_server.run_sync(load_floor)
-    asgi_server.run_sync(
-        call_command,
+    call_command(
         "simulate_floor",
         tables=1,
         rounds=1,

@@ -18,6 +18,7 @@ from tests.factories import make_staff
 from tests.tables.factories import make_table
 from tests.tables.rounds.conftest import (
     SUPERVISOR_PIN,
+    Felt,
     deal_to,
 )
 
@@ -229,3 +230,60 @@ def test_the_pit_in_french_is_worded_in_french(felt, supervisor):
     for english in ("Waiting for approval", "Seats in play", "Handle this shift", "Last activity"):
         assert english not in html
     assert "Plancher" in html or "salle" in html.lower()
+
+
+def test_an_auditor_watches_a_tables_felt_from_the_pit_and_enters_nothing(felt, auditor):
+    deal_to(felt, "flop")
+    client = client_of(auditor)
+    page = client.get(f"/tablet/{felt.table.pk}/")
+    assert page.status_code == 200
+    assert page.context["page"]["is_dealer"] is False
+    assert page.context["page"]["may_approve"] is False
+    assert client.get("/tablet/").status_code == 403  # no table of their own to deal
+    refused = client.post(
+        f"/api/rounds/{felt.round['id']}/events",
+        {"expected_seq": felt.seq, "event": {"kind": "bets_locked"}, "key": "auditor-1"},
+        content_type="application/json",
+    )
+    assert refused.status_code == 403
+
+
+def queries_of(client, path) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as seen:
+        assert client.get(path).status_code == 200
+    return len(seen.captured_queries)
+
+
+# What each read of the dashboard may cost, whatever the number of tables (README figures).
+BUDGETS = {
+    "/pit/": 20,
+    "/pit/fragments/cards/": 12,
+    "/pit/fragments/approvals/": 9,
+    "/pit/fragments/alerts/": 6,
+    "/pit/fragments/banks/": 5,
+}
+
+
+@pytest.mark.parametrize("path", BUDGETS)
+def test_each_read_of_the_dashboard_keeps_its_query_budget_as_the_floor_grows(
+    path, felt, supervisor, manager, pit, standard_rules, progressive, dealer
+):
+    from tests.tables.rounds.conftest import dealt_table
+
+    deal_to(felt, "settled")
+    declare_void(felt)
+    record_hit(progressive, dealer)
+    client = client_of(supervisor)
+    few = queries_of(client, path)
+    for n in range(5):
+        dealer_n = make_staff(Role.DEALER)
+        other = dealt_table(
+            manager, supervisor, pit, standard_rules, dealer_n, name=f"Big {n}", bank=progressive
+        )
+        deal_to(Felt(other, dealer_n), "flop")
+    many = queries_of(client, path)
+    assert many == few, f"{path}: {few} queries with 1 table, {many} with 6"
+    assert many <= BUDGETS[path], f"{path}: {many} queries, budget {BUDGETS[path]}"
