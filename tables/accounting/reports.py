@@ -115,7 +115,10 @@ class ReportRow:
     closer: int = 0
     fills: int = 0
     credits: int = 0
-    theoretical: int | None = 0
+    theoretical: int = 0
+    # True when a rule set played has no published base-game edge: the theoretical then
+    # leaves its Ante, Blind and Play out.
+    theoretical_partial: bool = False
     counted_applies: bool = True
 
     @property
@@ -170,10 +173,8 @@ class ReportRow:
             self.drop = (self.drop or 0) + other.drop
         for name in ("markers", "opener", "closer", "fills", "credits"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        if self.theoretical is None or other.theoretical is None:
-            self.theoretical = None
-        else:
-            self.theoretical += other.theoretical
+        self.theoretical += other.theoretical
+        self.theoretical_partial = self.theoretical_partial or other.theoretical_partial
         self.counted_applies = self.counted_applies and other.counted_applies
 
 
@@ -418,18 +419,13 @@ def report(period: Period, *, by: str = "table") -> Report:
     for (key, ruleset), by_bet in handles.items():
         r = row(key)
         other_seats = Fraction(r.seats, r.rounds) - 1 if r.rounds else Fraction(0)
-        theo = (
-            theoretical_fraction(by_bet, rule_edges[ruleset], other_seats=other_seats)
-            if ruleset in rule_edges
-            else None
-        )
-        if theo is None or key in theoretical and theoretical[key] is None:
-            theoretical[key] = None
-        else:
-            theoretical[key] += theo
+        ruleset_edges = rule_edges.get(ruleset)
+        if ruleset_edges is None or ruleset_edges.base is None:
+            r.theoretical_partial = True
+        if ruleset_edges is not None:
+            theoretical[key] += theoretical_fraction(by_bet, ruleset_edges, other_seats=other_seats)
     for key, r in rows.items():
-        value = theoretical.get(key, Fraction(0))
-        r.theoretical = None if value is None else round(value)
+        r.theoretical = round(theoretical.get(key, Fraction(0)))
     for key, figures in counted.items():
         r = row(key)
         if "drop" in figures:
@@ -448,8 +444,6 @@ def report(period: Period, *, by: str = "table") -> Report:
     total.counted_applies = DIMENSIONS[by][3] is not None
     for r in ordered:
         total.add(r)
-    if not ordered:
-        total.theoretical = 0
     sources = {e.base_source for e in rule_edges.values() if e.base_source}
     return Report(
         period=period,

@@ -4,7 +4,8 @@ engine (`tables.rules.paymath`), never worked out here.
 The Trips edge and the progressive's return are computed by the engine from the exact 5- and
 7-card category counts; the base game's edge (Ante, Blind and Play together, per unit of
 Ante) is a published figure with its sources, shown as such (a variant with no published figure
-has no base-game theoretical: it is reported as unknown rather than guessed).
+has no base-game theoretical: its theoretical covers the side bets only, and says so,
+rather than guess).
 
 Two simplifications, both stated on the report: the progressive's return is taken at the
 bank's reset amount (the meter at each wager is not kept on the lines; at reset the return is
@@ -69,12 +70,11 @@ def edges(rules_json: dict, *, reset_cents: int = 0) -> Edges:
 
 def theoretical_fraction(
     handles: dict[str, int], e: Edges, *, other_seats: Fraction = Fraction(0)
-) -> Fraction | None:
-    """Σ handle x edge over the bets, minus the Envy expected on the progressive wagers
-    (`other_seats`: the average number of other seats at the table); None when the base
-    game has no published edge."""
-    if e.base is None:
-        return None
+) -> Fraction:
+    """Σ handle x edge over the bets that have one, minus the Envy expected on the
+    progressive wagers (`other_seats`: the average number of other seats at the table).
+    Without a published base-game edge the Ante, Blind and Play are left out (`e.base` None:
+    the caller says the figure is partial)."""
     total = Fraction(0)
     for bet, handle in handles.items():
         edge = e.of(bet)

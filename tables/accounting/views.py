@@ -140,6 +140,7 @@ def _csv(data) -> HttpResponse:
             _("corrections"),
             _("hold %"),
             _("alert"),
+            _("theoretical without the base game"),
         ]
     )
     for row in [*data.rows, data.total]:
@@ -170,6 +171,7 @@ def _csv(data) -> HttpResponse:
                 row.corrections,
                 "" if row.hold is None else f"{row.hold:.2f}",
                 "1" if row.alert else "",
+                "1" if row.theoretical_partial else "",
             ]
         )
     return response

@@ -48,3 +48,29 @@ def test_the_theoretical_win_of_the_standard_round_is_its_handles_times_the_edge
     expected = 2_000 * Fraction(2185, 100_000) + 2_000 * trips + 200 * progressive - 200 * envy * 1
     assert row.theoretical == round(expected)
     assert 43 + 69 <= row.theoretical <= 43 + 70 + 200  # 43.7 + 69.96 + the progressive's
+
+
+def test_a_variant_without_a_published_edge_gets_the_side_bets_theoretical_marked_partial(
+    manager, supervisor, pit, dealer, progressive
+):
+    from tables.models import Paytable
+    from tests.tables.factories import make_paytable, make_ruleset
+    from tests.tables.rounds.conftest import Felt, dealt_table
+
+    blind_b = make_paytable(manager, kind=Paytable.Kind.BLIND, name="Blind B", preset="B")
+    rules = make_ruleset(manager, name="Blind B table", blind=blind_b)
+    table = dealt_table(manager, supervisor, pit, rules, dealer, name="UTH B", bank=progressive)
+    deal_to(Felt(table, dealer), "settled")
+    row = report(Period.of("day", current_property().gaming_date())).rows[0]
+    engine = parse_rules(rules.engine_rules())
+    reset = Bank.objects.get().reset_cents
+    trips = paymath.trips_math(engine.trips_paytable).house_edge
+    progressive_edge = (
+        1
+        - paymath.progressive_math(
+            engine.progressive_paytable, meter_cents=reset, reset_cents=reset, wager_cents=100
+        ).expected_return
+    )
+    envy = paymath.envy_cost(engine.envy, wager_cents=100).cost_per_wager
+    assert row.theoretical_partial
+    assert row.theoretical == round(2_000 * trips + 200 * progressive_edge - 200 * envy)
