@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy
 from casino.audit import audit
 from casino.clock import current_property
 from casino.live import after_commit
-from casino.models import Shift, Staff
+from casino.models import Property, Shift, Staff
 from casino.money import money
 from casino.roles import Role
 from tables.errors import IllegalTransition, NotFound, TablesError
@@ -74,13 +74,13 @@ class AlertRefused(TablesError):
 
 
 def alert_settings() -> AlertSettings:
-    """The property's thresholds; the defaults (unsaved) until a manager sets them."""
-    prop = current_property()
-    found = AlertSettings.objects.filter(property=prop).first() if prop is not None else None
+    """The property's thresholds (one query); the defaults, unsaved, until a manager sets
+    them."""
+    the_property = Property.objects.order_by("pk").values("pk")[:1]
+    found = AlertSettings.objects.filter(property_id=Subquery(the_property)).first()
     if found is not None:
         return found
     return AlertSettings(
-        property=prop,
         idle_minutes=DEFAULT_IDLE_MINUTES,
         rotation_minutes=DEFAULT_ROTATION_MINUTES,
         minutes_past_rotation=DEFAULT_MINUTES_PAST_ROTATION,
@@ -91,11 +91,12 @@ def alert_settings() -> AlertSettings:
 
 def big_win_threshold(table: Table, thresholds: AlertSettings | None = None) -> int:
     """The win on one seat (cents) from which `table` raises a big-win alert: the table's own
-    threshold, else the property's."""
-    own = TableAlertThreshold.objects.filter(table=table).values_list("big_win_cents", flat=True)
-    for cents in own:
-        return cents
-    return (thresholds or alert_settings()).big_win_cents
+    threshold, else the property's. (A table read with `select_related("alert_threshold")`
+    costs no query for its own.)"""
+    try:
+        return table.alert_threshold.big_win_cents
+    except TableAlertThreshold.DoesNotExist:
+        return (thresholds or alert_settings()).big_win_cents
 
 
 # --- raising and acknowledging -------------------------------------------------------------
@@ -411,7 +412,7 @@ def big_wins_raise(*, round_id: int) -> list[Alert]:
     """Each seat of the round whose win reaches the table's threshold. The seat's win is the
     sum of its settlement lines paid by the house (corrections included); a percentage-tier
     progressive win is paid by the meter and has its own alert."""
-    round_ = _round(round_id)
+    round_ = Round.objects.select_related("table__alert_threshold").filter(pk=round_id).first()
     if round_ is None:
         return []
     threshold = big_win_threshold(round_.table)

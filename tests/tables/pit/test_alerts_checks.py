@@ -228,21 +228,21 @@ def test_the_checks_queries_do_not_grow_with_the_open_tables(
 ):
     deal_to(felt, "settled")
     soon = timezone.now() + MINUTE  # nothing to raise: the budget of a quiet floor
-    with django_assert_num_queries(4) as one_table:
+    with django_assert_num_queries(3) as one_table:  # thresholds, open tables, assignments
         alerts_check(at=soon)
     _more_open_tables(5, manager=manager, supervisor=supervisor, pit=pit, ruleset=standard_rules)
     with django_assert_num_queries(len(one_table.captured_queries)):
         alerts_check(at=soon)
 
 
-def test_a_settled_round_without_a_big_win_costs_the_receivers_five_queries(
+def test_a_settled_round_without_a_big_win_costs_the_receivers_three_queries(
     felt, table, django_assert_num_queries
 ):
     """They run after the settlement's commit, in the dealer's request: kept small."""
     from tables.pit import receivers
 
     round_id = deal_to(felt, "settled")["id"]
-    # The round, the table's threshold, the property and its thresholds, the seats' nets.
-    with django_assert_num_queries(5):
+    # The round with its table's own threshold, the property's thresholds, the seats' nets.
+    with django_assert_num_queries(3):
         receivers.on_round_settled(sender=None, round_id=round_id)
     assert not Alert.objects.exists()
