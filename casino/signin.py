@@ -12,8 +12,8 @@ is set, so every worker shares the counts; the process's memory otherwise):
   (`casino.events.signin_throttled`).
 
 A refused sign-in answers with the same words whether the number is unknown, the PIN wrong or
-the account locked, and no sooner than SIGNIN_FAILURE_MIN_SECONDS after it began (every path
-already hashes once; the floor hides what is left: audit writes, a lock).
+the account locked, after a whole multiple of SIGNIN_FAILURE_MIN_SECONDS (every path already
+hashes once; the rounding up hides what is left: audit writes, a lock, a loaded server).
 """
 
 import hashlib
@@ -182,7 +182,13 @@ def _announce(kind: str, identity: str, attempts: int) -> None:
 
 
 def answer_no_sooner(started: float) -> None:
-    """Hold a refusal until SIGNIN_FAILURE_MIN_SECONDS after `started` (time.monotonic())."""
-    rest = started + failure_min_seconds() - time.monotonic()
+    """Hold a refusal until a whole multiple of SIGNIN_FAILURE_MIN_SECONDS after `started`
+    (time.monotonic()): at least one, and the next one up when a loaded server took longer to
+    hash, so that what is left of a difference between the cases stays hidden."""
+    quantum = failure_min_seconds()
+    if quantum <= 0:
+        return
+    elapsed = time.monotonic() - started
+    rest = quantum * max(1, math.ceil(elapsed / quantum)) - elapsed
     if rest > 0:
         time.sleep(rest)

@@ -328,3 +328,15 @@ def test_a_nul_number_never_matches_an_account_without_a_number(client):
     Staff.objects.filter(pk=nameless.pk).update(employee_number=None)
     assert pin_try(client, "\x00", "1234").status_code == 403
     assert not signed_in(client)
+
+
+def test_a_refusal_is_held_to_a_whole_multiple_of_the_floor(settings, monkeypatch):
+    from casino import signin
+
+    settings.SIGNIN_FAILURE_MIN_SECONDS = 1.0
+    slept = []
+    monkeypatch.setattr(signin.time, "sleep", slept.append)
+    for elapsed in (0.3, 1.4):
+        monkeypatch.setattr(signin.time, "monotonic", lambda elapsed=elapsed: 100.0 + elapsed)
+        signin.answer_no_sooner(100.0)
+    assert slept == [pytest.approx(0.7), pytest.approx(0.6)]  # answered at 1 s, then at 2 s
