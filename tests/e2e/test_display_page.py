@@ -139,7 +139,7 @@ def test_display_page_takes_a_fresh_snapshot_when_a_heartbeat_says_it_missed_a_m
     page.goto(url)
     page.wait_for_selector(f'{LEVEL}[data-shown-cents="1234567"]', timeout=10_000)
 
-    async def no_catch_up(self):
+    async def no_catch_up(self, *args):
         return None
 
     monkeypatch.setattr(consumers.DisplayFeedConsumer, "_catch_up", no_catch_up)
