@@ -248,8 +248,7 @@ def hit_verify_view(request, hit_id: int):
         request,
         "/pit/",
         lambda: hit_verify(hit_id=hit_id, supervisor=request.user),
-        _("Progressive hit #%(id)s is verified: another supervisor can now mark it paid.")
-        % {"id": hit_id},
+        _("Progressive hit #%(id)s is verified: it can now be marked paid.") % {"id": hit_id},
     )
 
 
