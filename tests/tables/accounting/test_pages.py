@@ -99,3 +99,36 @@ def test_a_refused_write_says_why_on_the_page(client, table, dealer, chip_set):
     )
     assert not ChipSlip.objects.exists()
     assert b'class="error"' in response.content
+
+
+def test_the_chips_page_flags_an_opener_that_differs_from_the_previous_closer(
+    client, table, dealer, supervisor, manager, chip_set, today
+):
+    from tables.accounting import services
+    from tests.tables.accounting.conftest import pin
+
+    for kind, counts in (
+        ("opener", {"10000": 10}),
+        ("closer", {"10000": 10}),
+        ("opener", {"10000": 9}),
+    ):
+        services.inventory_record(
+            table_id=table.pk,
+            kind=kind,
+            counts=counts,
+            recorded_by=supervisor,
+            dealer_pin=pin(dealer),
+            supervisor_pin=pin(supervisor),
+        )
+    client.force_login(manager)
+    page = client.get(f"/reports/chips/?date={today}").content.decode()
+    assert page.count('class="flagged"') == 1
+    assert "-100,00" in page  # one black chip short
+
+
+def test_the_pit_reads_each_tables_variance_of_the_day(felt, today):
+    from tables.accounting.selectors import table_variances
+
+    deal_to(felt, "settled")
+    (row,) = table_variances(today)
+    assert (row.label, row.computed_win, row.variance, row.alert) == ("UTH 1", -1_800, None, False)
