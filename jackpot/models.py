@@ -61,42 +61,64 @@ class Bank(models.Model):
         OPEN = "open", _("open")
         CLOSED = "closed", _("closed")
 
-    slug = models.SlugField(unique=True)
-    name = models.CharField(max_length=120)
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.CLOSED)
-    status_reason = models.CharField(max_length=120, blank=True)
+    slug = models.SlugField(_("code"), unique=True)
+    name = models.CharField(_("name (French)"), max_length=120)
+    # Shown on the English screens and pages; empty: the French name is shown everywhere.
+    name_en = models.CharField(_("name (English)"), max_length=120, blank=True)
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.CLOSED
+    )
+    status_reason = models.CharField(_("reason for the status"), max_length=120, blank=True)
 
     # Parameters (changed only through an approved ParameterChange; see PARAMETER_FIELDS).
-    wager_cents = models.PositiveIntegerField(default=100)  # the progressive wager, exactly
-    reset_cents = models.BigIntegerField()
-    increment_rate_ppm = models.PositiveIntegerField()
-    hidden_rate_ppm = models.PositiveIntegerField(default=0)
-    cap_cents = models.BigIntegerField(null=True, blank=True)
+    wager_cents = models.PositiveIntegerField(
+        _("progressive wager"), default=100
+    )  # the progressive wager, exactly
+    reset_cents = models.BigIntegerField(_("reset amount"))
+    increment_rate_ppm = models.PositiveIntegerField(_("meter increment rate"))
+    hidden_rate_ppm = models.PositiveIntegerField(_("reserve (hidden) rate"), default=0)
+    cap_cents = models.BigIntegerField(_("meter cap"), null=True, blank=True)
     # Percentage tiers shown on screens: [{"level": "royal_flush", "percent": 100,
     #  "label_fr": "Quinte flush royale", "label_en": "Royal flush"}, ...], highest first.
-    levels = models.JSONField(default=list)
+    levels = models.JSONField(_("levels"), default=list)
 
     # Cached running totals: always equal to the sums over the ledger (see reconciliation).
-    meter_cents = models.BigIntegerField(default=0)
-    reserve_cents = models.BigIntegerField(default=0)
-    overflow_cents = models.BigIntegerField(default=0)
+    meter_cents = models.BigIntegerField(_("meter"), default=0)
+    reserve_cents = models.BigIntegerField(_("reserve"), default=0)
+    overflow_cents = models.BigIntegerField(_("overflow"), default=0)
     # Sub-cent parts of contributions, in millionths of a cent, carried to the next one.
     # A reversal that is not the latest contribution may leave a carry below zero: the sum
     # cents * PPM + carry stays exact, which is what must never drift.
-    meter_carry_ppm = models.BigIntegerField(default=0)
-    reserve_carry_ppm = models.BigIntegerField(default=0)
-    contributions_count = models.BigIntegerField(default=0)  # wagers in ("progressive in")
-    wagered_cents = models.BigIntegerField(default=0)  # their total
-    hits_count = models.BigIntegerField(default=0)
-    paid_total_cents = models.BigIntegerField(default=0)  # total awarded by recorded hits
-    house_funded_cents = models.BigIntegerField(default=0)  # seeds the reserve could not cover
+    meter_carry_ppm = models.BigIntegerField(_("meter carry (millionths of a cent)"), default=0)
+    reserve_carry_ppm = models.BigIntegerField(_("reserve carry (millionths of a cent)"), default=0)
+    contributions_count = models.BigIntegerField(
+        _("contributions"), default=0
+    )  # wagers in ("progressive in")
+    wagered_cents = models.BigIntegerField(_("total wagered"), default=0)  # their total
+    hits_count = models.BigIntegerField(_("hits"), default=0)
+    paid_total_cents = models.BigIntegerField(
+        _("total paid"), default=0
+    )  # total awarded by recorded hits
+    house_funded_cents = models.BigIntegerField(
+        _("funded by the house"), default=0
+    )  # seeds the reserve could not cover
 
     # Every feed message carries the next value; it only grows, also across restarts.
-    feed_seq = models.BigIntegerField(default=0)
-    ledger_seq = models.BigIntegerField(default=0)
-    hit_seq = models.BigIntegerField(default=0)
+    feed_seq = models.BigIntegerField(_("feed sequence"), default=0)
+    ledger_seq = models.BigIntegerField(_("ledger sequence"), default=0)
+    hit_seq = models.BigIntegerField(_("hit sequence"), default=0)
+
+    class Meta:
+        verbose_name = _("progressive bank")
+        verbose_name_plural = _("progressive banks")
 
     def __str__(self) -> str:
+        return self.name
+
+    def name_in(self, language: str | None) -> str:
+        """The name a screen or page in `language` shows."""
+        if (language or "").startswith("en") and self.name_en:
+            return self.name_en
         return self.name
 
     def parameters(self) -> dict:
@@ -125,38 +147,61 @@ class MeterEntry(AppendOnlyModel):
         RESET = "reset", _("reset")
         ADJUSTMENT = "adjustment", _("adjustment")
 
-    bank = models.ForeignKey(Bank, on_delete=models.PROTECT, related_name="entries")
-    seq = models.BigIntegerField()  # position in this bank's ledger, from 1
-    kind = models.CharField(max_length=16, choices=Kind.choices)
-    created_at = models.DateTimeField()
-    gaming_date = models.DateField(null=True, blank=True)
-    shift = models.CharField(max_length=8, blank=True)
+    bank = models.ForeignKey(
+        Bank, verbose_name=_("bank"), on_delete=models.PROTECT, related_name="entries"
+    )
+    seq = models.BigIntegerField(_("line"))  # position in this bank's ledger, from 1
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    created_at = models.DateTimeField(_("time"))
+    gaming_date = models.DateField(_("gaming day"), null=True, blank=True)
+    shift = models.CharField(_("shift"), max_length=8, blank=True)
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("by"),
     )
     # What caused it: a round's contribution key, a hit, an adjustment reason.
-    reference = models.CharField(max_length=120, blank=True)
-    wager_count = models.IntegerField(default=0)
-    wager_cents = models.BigIntegerField(default=0)
-    meter_delta_cents = models.BigIntegerField(default=0)
-    reserve_delta_cents = models.BigIntegerField(default=0)
-    overflow_delta_cents = models.BigIntegerField(default=0)
-    house_funded_cents = models.BigIntegerField(default=0)  # reset shortfall paid by the house
-    meter_carry_delta_ppm = models.BigIntegerField(default=0)
-    reserve_carry_delta_ppm = models.BigIntegerField(default=0)
+    reference = models.CharField(_("reference"), max_length=120, blank=True)
+    wager_count = models.IntegerField(_("wagers"), default=0)
+    wager_cents = models.BigIntegerField(_("amount wagered"), default=0)
+    meter_delta_cents = models.BigIntegerField(_("meter change"), default=0)
+    reserve_delta_cents = models.BigIntegerField(_("reserve change"), default=0)
+    overflow_delta_cents = models.BigIntegerField(_("overflow change"), default=0)
+    house_funded_cents = models.BigIntegerField(
+        _("funded by the house"), default=0
+    )  # reset shortfall paid by the house
+    meter_carry_delta_ppm = models.BigIntegerField(_("meter carry change"), default=0)
+    reserve_carry_delta_ppm = models.BigIntegerField(_("reserve carry change"), default=0)
     # Balances after this entry, so any line of the ledger reads on its own (before/after).
-    meter_after_cents = models.BigIntegerField(default=0)
-    reserve_after_cents = models.BigIntegerField(default=0)
-    overflow_after_cents = models.BigIntegerField(default=0)
+    meter_after_cents = models.BigIntegerField(_("meter after"), default=0)
+    reserve_after_cents = models.BigIntegerField(_("reserve after"), default=0)
+    overflow_after_cents = models.BigIntegerField(_("overflow after"), default=0)
     hit = models.ForeignKey(
-        "Hit", null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
+        "Hit",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="entries",
+        verbose_name=_("hit"),
     )
     reverses = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="reversed_by",
+        verbose_name=_("reverses"),
     )
-    data = models.JSONField(default=dict, blank=True)  # reason, before/after, approvers...
+    data = models.JSONField(
+        _("details"), default=dict, blank=True
+    )  # reason, before/after, approvers...
 
     class Meta:
+        verbose_name = _("meter ledger line")
+        verbose_name_plural = _("meter ledger")
         ordering = ["bank", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["bank", "seq"], name="meter_entry_seq_unique"),
@@ -167,7 +212,6 @@ class MeterEntry(AppendOnlyModel):
                 name="meter_entry_contribution_reference_unique",
             ),
         ]
-        verbose_name_plural = "meter entries"
 
     def __str__(self) -> str:
         return f"{self.bank.slug}#{self.seq} {self.kind} {self.meter_delta_cents:+d}"
@@ -218,6 +262,8 @@ class PendingContribution(models.Model):
     )
 
     class Meta:
+        verbose_name = _("waiting contribution")
+        verbose_name_plural = _("waiting contributions")
         ordering = ["bank", "pk"]
         constraints = [
             models.UniqueConstraint(
@@ -250,33 +296,58 @@ class Hit(models.Model):
 
     ALLOWED = {State.PENDING: {State.VERIFIED}, State.VERIFIED: {State.PAID}}
 
-    bank = models.ForeignKey(Bank, on_delete=models.PROTECT, related_name="hits")
-    order = models.BigIntegerField()  # commit order within the bank, from 1
-    table_label = models.CharField(max_length=60)
-    seat = models.PositiveSmallIntegerField()
-    level = models.CharField(max_length=32)
-    percent = models.PositiveSmallIntegerField(default=100)  # the tier's share when it hit
-    amount_cents = models.BigIntegerField()
-    meter_before_cents = models.BigIntegerField()
-    meter_after_cents = models.BigIntegerField(default=0)  # after the hit and any reset
-    reference = models.CharField(max_length=120, blank=True)  # the round that hit
-    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
-    recorded_at = models.DateTimeField()
-    gaming_date = models.DateField(null=True, blank=True)
-    shift = models.CharField(max_length=8, blank=True)
+    bank = models.ForeignKey(
+        Bank, verbose_name=_("bank"), on_delete=models.PROTECT, related_name="hits"
+    )
+    order = models.BigIntegerField(_("number"))  # commit order within the bank, from 1
+    table_label = models.CharField(_("table"), max_length=60)
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    level = models.CharField(_("level"), max_length=32)
+    percent = models.PositiveSmallIntegerField(
+        _("share of the meter (%)"), default=100
+    )  # the tier's share when it hit
+    amount_cents = models.BigIntegerField(_("amount"))
+    meter_before_cents = models.BigIntegerField(_("meter before"))
+    meter_after_cents = models.BigIntegerField(
+        _("meter after"), default=0
+    )  # after the hit and any reset
+    reference = models.CharField(_("round"), max_length=120, blank=True)  # the round that hit
+    state = models.CharField(
+        _("state"), max_length=10, choices=State.choices, default=State.PENDING
+    )
+    recorded_at = models.DateTimeField(_("recorded at"))
+    gaming_date = models.DateField(_("gaming day"), null=True, blank=True)
+    shift = models.CharField(_("shift"), max_length=8, blank=True)
     recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("recorded by"),
     )
     verified_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("verified by"),
     )
-    verified_at = models.DateTimeField(null=True, blank=True)
+    verified_at = models.DateTimeField(_("verified at"), null=True, blank=True)
     paid_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("paid by"),
     )
-    paid_at = models.DateTimeField(null=True, blank=True)
+    paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("progressive hit")
+        verbose_name_plural = _("progressive hits")
         ordering = ["bank", "order"]
         constraints = [
             models.UniqueConstraint(fields=["bank", "order"], name="hit_order_unique"),
@@ -314,30 +385,56 @@ class ParameterChange(models.Model):
         APPLIED = "applied", _("applied")
         REJECTED = "rejected", _("rejected")
 
-    bank = models.ForeignKey(Bank, on_delete=models.PROTECT, related_name="parameter_changes")
-    state = models.CharField(max_length=10, choices=State.choices, default=State.REQUESTED)
-    params = models.JSONField()  # the full new parameter set (PARAMETER_FIELDS)
-    before = models.JSONField(default=dict)  # the set in force when requested, then when applied
-    reason = models.CharField(max_length=200)
+    bank = models.ForeignKey(
+        Bank, verbose_name=_("bank"), on_delete=models.PROTECT, related_name="parameter_changes"
+    )
+    state = models.CharField(
+        _("state"), max_length=10, choices=State.choices, default=State.REQUESTED
+    )
+    params = models.JSONField(_("new parameters"))  # the full new parameter set (PARAMETER_FIELDS)
+    before = models.JSONField(
+        _("parameters before"), default=dict
+    )  # the set in force when requested, then when applied
+    reason = models.CharField(_("reason"), max_length=200)
     requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("requested by"),
     )
-    requested_at = models.DateTimeField()
+    requested_at = models.DateTimeField(_("requested at"))
     approved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("approved by"),
     )
-    approved_at = models.DateTimeField(null=True, blank=True)
+    approved_at = models.DateTimeField(_("approved at"), null=True, blank=True)
     rejected_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("rejected by"),
     )
-    rejected_at = models.DateTimeField(null=True, blank=True)
-    reject_reason = models.CharField(max_length=200, blank=True)
-    applied_at = models.DateTimeField(null=True, blank=True)
+    rejected_at = models.DateTimeField(_("rejected at"), null=True, blank=True)
+    reject_reason = models.CharField(_("reason for the rejection"), max_length=200, blank=True)
+    applied_at = models.DateTimeField(_("applied at"), null=True, blank=True)
     applied_after_hit = models.ForeignKey(
-        Hit, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Hit,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("applied after the hit"),
     )
 
     class Meta:
+        verbose_name = _("parameter change")
+        verbose_name_plural = _("parameter changes")
         ordering = ["-requested_at"]
 
     def __str__(self) -> str:
@@ -350,23 +447,32 @@ class MeterReading(AppendOnlyModel):
         SHIFT_CHANGE = "shift_change", _("shift change")
         MANUAL = "manual", _("manual")
 
-    bank = models.ForeignKey(Bank, on_delete=models.PROTECT, related_name="readings")
-    taken_at = models.DateTimeField()
-    reason = models.CharField(max_length=16, choices=Reason.choices)
-    gaming_date = models.DateField(null=True, blank=True)
-    shift = models.CharField(max_length=8, blank=True)
-    taken_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    bank = models.ForeignKey(
+        Bank, verbose_name=_("bank"), on_delete=models.PROTECT, related_name="readings"
     )
-    ledger_seq = models.BigIntegerField()
-    meter_cents = models.BigIntegerField()
-    reserve_cents = models.BigIntegerField()
-    overflow_cents = models.BigIntegerField()
-    contributions_count = models.BigIntegerField()
-    hits_count = models.BigIntegerField()
-    paid_total_cents = models.BigIntegerField()
+    taken_at = models.DateTimeField(_("taken at"))
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
+    gaming_date = models.DateField(_("gaming day"), null=True, blank=True)
+    shift = models.CharField(_("shift"), max_length=8, blank=True)
+    taken_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("taken by"),
+    )
+    ledger_seq = models.BigIntegerField(_("ledger line"))
+    meter_cents = models.BigIntegerField(_("meter"))
+    reserve_cents = models.BigIntegerField(_("reserve"))
+    overflow_cents = models.BigIntegerField(_("overflow"))
+    contributions_count = models.BigIntegerField(_("contributions"))
+    hits_count = models.BigIntegerField(_("hits"))
+    paid_total_cents = models.BigIntegerField(_("total paid"))
 
     class Meta:
+        verbose_name = _("meter reading")
+        verbose_name_plural = _("meter readings")
         ordering = ["-taken_at", "-pk"]
 
     def __str__(self) -> str:
@@ -374,18 +480,27 @@ class MeterReading(AppendOnlyModel):
 
 
 class ReconciliationAlert(models.Model):
-    bank = models.ForeignKey(Bank, on_delete=models.PROTECT, related_name="alerts")
-    detected_at = models.DateTimeField()
-    field = models.CharField(max_length=32)
-    ledger_value = models.BigIntegerField()
-    cached_value = models.BigIntegerField()
-    resolved_at = models.DateTimeField(null=True, blank=True)
-    resolved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    bank = models.ForeignKey(
+        Bank, verbose_name=_("bank"), on_delete=models.PROTECT, related_name="alerts"
     )
-    note = models.CharField(max_length=200, blank=True)
+    detected_at = models.DateTimeField(_("detected at"))
+    field = models.CharField(_("total"), max_length=32)
+    ledger_value = models.BigIntegerField(_("from the ledger"))
+    cached_value = models.BigIntegerField(_("recorded on the bank"))
+    resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("resolved by"),
+    )
+    note = models.CharField(_("note"), max_length=200, blank=True)
 
     class Meta:
+        verbose_name = _("reconciliation alert")
+        verbose_name_plural = _("reconciliation alerts")
         ordering = ["-detected_at"]
 
     def __str__(self) -> str:
@@ -395,26 +510,40 @@ class ReconciliationAlert(models.Model):
 class DisplayToken(models.Model):
     """A credential for one jackpot screen. Only the SHA-256 of the token is stored."""
 
-    bank = models.ForeignKey(Bank, on_delete=models.PROTECT, related_name="display_tokens")
-    name = models.CharField(max_length=80)
-    token_hash = models.CharField(max_length=64, unique=True)
+    bank = models.ForeignKey(
+        Bank, verbose_name=_("bank"), on_delete=models.PROTECT, related_name="display_tokens"
+    )
+    name = models.CharField(_("screen name"), max_length=80)
+    token_hash = models.CharField(_("token fingerprint"), max_length=64, unique=True)
     language = models.CharField(
-        max_length=8, default="fr", choices=[("fr", "Français"), ("en", "English")]
+        _("language"), max_length=8, default="fr", choices=[("fr", "Français"), ("en", "English")]
     )
     issued_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("issued by"),
     )
-    issued_at = models.DateTimeField()
+    issued_at = models.DateTimeField(_("issued at"))
     revoked_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("revoked by"),
     )
-    revoked_at = models.DateTimeField(null=True, blank=True)
-    last_seen_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+    last_seen_at = models.DateTimeField(_("last seen at"), null=True, blank=True)
     # When the sweep found this screen without a live socket; cleared when one is heard again,
     # so that each lost link is audited and signalled once.
-    link_lost_at = models.DateTimeField(null=True, blank=True)
+    link_lost_at = models.DateTimeField(_("link lost at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("display screen")
+        verbose_name_plural = _("display screens")
         unique_together = [("bank", "name")]
 
     def __str__(self) -> str:
@@ -426,11 +555,20 @@ class DisplayConnection(models.Model):
     the socket's heartbeat, deleted on disconnect or by the sweep once it is not refreshed
     (its server died without saying goodbye)."""
 
-    token = models.ForeignKey(DisplayToken, on_delete=models.CASCADE, related_name="connections")
-    channel_name = models.CharField(max_length=200, unique=True)
-    connected_at = models.DateTimeField()
-    last_seen_at = models.DateTimeField(db_index=True)
-    remote = models.CharField(max_length=80, blank=True)
+    token = models.ForeignKey(
+        DisplayToken,
+        verbose_name=_("display token"),
+        on_delete=models.CASCADE,
+        related_name="connections",
+    )
+    channel_name = models.CharField(_("channel"), max_length=200, unique=True)
+    connected_at = models.DateTimeField(_("connected at"))
+    last_seen_at = models.DateTimeField(_("last seen at"), db_index=True)
+    remote = models.CharField(_("address"), max_length=80, blank=True)
+
+    class Meta:
+        verbose_name = _("connected display")
+        verbose_name_plural = _("connected displays")
 
     def __str__(self) -> str:
         return f"{self.token} since {self.connected_at:%H:%M:%S}"
