@@ -248,6 +248,20 @@ def test_a_pin_lockout_raises_an_alert(dealer):
     assert alert.params["until"] == dealer.pin_locked_until.isoformat()
 
 
+def test_three_wrong_pins_lock_the_pin_and_raise_an_alert(dealer, committed):
+    from casino.errors import CasinoError
+    from casino.pins import pin_verify
+
+    with committed():
+        for _attempt in range(3):
+            with pytest.raises(CasinoError):
+                pin_verify(employee_number=dealer.employee_number, pin="0000")
+    dealer.refresh_from_db()
+    assert dealer.pin_locked()
+    alert = Alert.objects.get(kind=Kind.PIN_LOCKED)
+    assert alert.params == {"name": str(dealer), "until": dealer.pin_locked_until.isoformat()}
+
+
 def test_throttled_sign_ins_raise_one_alert_per_source(db):
     for _ in range(3):
         casino_events.signin_throttled.send(sender=None, source="10.0.0.9", attempts=12)
