@@ -140,7 +140,7 @@ class AlertSettings(models.Model):
         ]
 
     def __str__(self) -> str:
-        return str(self.property)
+        return str(self.property) if self.property_id else str(_("default thresholds"))
 
 
 class TableAlertThreshold(models.Model):
