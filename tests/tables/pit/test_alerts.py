@@ -282,6 +282,28 @@ def test_a_display_that_lost_its_link_raises_an_alert(progressive, manager):
     assert alert.params == {"display": "Entrance screen", "bank": progressive.name, "since": None}
 
 
+def test_the_display_sweep_declares_a_silent_screen_and_the_pit_is_alerted_once(
+    progressive, manager, committed
+):
+    from jackpot.display_tokens import display_connections_prune
+
+    seen = timezone.now() - dt.timedelta(minutes=5)  # it had a live socket, then nothing
+    token = DisplayToken.objects.create(
+        bank=progressive, name="Bar screen", issued_by=manager, issued_at=seen, last_seen_at=seen
+    )
+    with committed():
+        display_connections_prune()
+    with committed():
+        display_connections_prune()  # still silent: declared once, alerted once
+    alert = Alert.objects.get(kind=Kind.DISPLAY_LINK_LOST)
+    assert alert.subject_id == str(token.pk)
+    assert alert.params == {
+        "display": "Bar screen",
+        "bank": progressive.name,
+        "since": seen.isoformat(),
+    }
+
+
 def test_a_failing_receiver_logs_and_lets_the_sender_go_on(db, monkeypatch, caplog):
     def broken(**kwargs):
         raise RuntimeError("boom")
