@@ -4,16 +4,22 @@ from jackpot import admin_display  # noqa: F401, I001  (registers the display sc
 # through a service (which checks the role, locks the bank, audits and notifies), so the admin
 # shows the ledger, hits, readings and alerts read-only and acts through actions and forms.
 
-import json
-
 from django import forms
 from django.contrib import admin, messages
 from django.http import HttpResponseRedirect
+from django.urls import reverse
+from django.utils import translation
+from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from casino.admin_audit import AuditedModelAdmin, ReadOnlyAdminMixin
 from casino.errors import CasinoError
+from casino.money import money
+from casino.roles import Role, has_role
 from jackpot import services
+from jackpot.admin_forms import ParametersFormMixin, parameters_shown, percent_shown
 from jackpot.services.posting import claim_new_bank
 from jackpot.models import (
     PARAMETER_FIELDS,
@@ -31,8 +37,9 @@ def _said(what, message) -> str:
     return _("%(what)s: %(message)s") % {"what": what, "message": message}
 
 
-def _run(modeladmin, request, queryset, label, call):
-    """Apply a service to each selected row; report each refusal with its own message."""
+def _run(modeladmin, request, queryset, done_message, call):
+    """Apply a service to each selected row; report each refusal with its own message, then
+    what was done (`done_message`: an ngettext_lazy counting "count")."""
     done = 0
     for obj in queryset:
         try:
@@ -41,7 +48,25 @@ def _run(modeladmin, request, queryset, label, call):
         except CasinoError as err:
             modeladmin.message_user(request, _said(obj, err.message), messages.ERROR)
     if done:
-        modeladmin.message_user(request, _said(label, done), messages.SUCCESS)
+        modeladmin.message_user(request, done_message % {"count": done}, messages.SUCCESS)
+
+
+def _roles_may(*roles):
+    """An admin action's permission check: only these roles are offered the action."""
+
+    def check(self, request):
+        return has_role(request.user, *roles)
+
+    return check
+
+
+def _money_column(field_name, label):
+    @admin.display(description=label, ordering=field_name)
+    def column(self, obj):
+        value = getattr(obj, field_name)
+        return money(value) if value is not None else "-"
+
+    return column
 
 
 class ServiceAdmin(AuditedModelAdmin):
@@ -55,20 +80,55 @@ class ServiceAdmin(AuditedModelAdmin):
             return HttpResponseRedirect(request.get_full_path())
 
 
+def _readable(field):
+    """A model field as a reader reads it: cents as amounts, ppm as percentages."""
+    if field.name.endswith("_cents"):
+
+        @admin.display(description=field.verbose_name)
+        def amount(obj):
+            value = getattr(obj, field.name)
+            return money(value) if value is not None else "-"
+
+        return amount
+    return field.name
+
+
 class ReadOnlyAdmin(ReadOnlyAdminMixin, ServiceAdmin):
     """Records written only by services: listed and read, never added, edited or deleted."""
 
+    def get_fields(self, request, obj=None):
+        return self.get_readonly_fields(request, obj)
 
-class BankForm(forms.ModelForm):
+    def get_readonly_fields(self, request, obj=None):
+        return [
+            _readable(f)
+            for f in self.model._meta.fields
+            if not f.auto_created and not f.name.endswith("_ppm")
+        ]
+
+
+class BankForm(ParametersFormMixin, forms.ModelForm):
     class Meta:
         model = Bank
-        fields = ["slug", "name", *PARAMETER_FIELDS]
+        fields = ["slug", "name", "name_en", *PARAMETER_FIELDS]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.instance.pk and "wager_cents" in self.fields:
+            self._parameter_fields(required=True)
+            self.fields["wager_cents"].initial = 100
+            self.fields["hidden_rate_ppm"].initial = 0
 
     def clean(self):
         cleaned = super().clean()
         if not self.instance.pk:
+            self._check_parameters(cleaned)
+            if self.errors:
+                return cleaned
+            params = {k: cleaned.get(k) for k in PARAMETER_FIELDS}
+            params["hidden_rate_ppm"] = params["hidden_rate_ppm"] or 0
             try:
-                params = services.validate_parameters({k: cleaned.get(k) for k in PARAMETER_FIELDS})
+                params = services.validate_parameters(params)
             except CasinoError as err:
                 raise forms.ValidationError(err.message) from None
             cleaned.update(params)
@@ -82,21 +142,86 @@ class BankAdmin(ServiceAdmin):
         "name",
         "slug",
         "status",
-        "meter_cents",
-        "reserve_cents",
-        "overflow_cents",
+        "meter",
+        "reserve",
+        "overflow",
         "hits_count",
-        "paid_total_cents",
+        "paid_total",
+        "change_parameters",
     )
     list_filter = ("status",)
-    search_fields = ("name", "slug")
+    search_fields = ("name", "name_en", "slug")
     actions = ["open_banks", "close_banks", "take_readings", "reconcile"]
+    # Read on a bank's page; changed only through a parameter change (or the ledger).
+    shown_fields = (
+        "slug",
+        "status",
+        "status_reason",
+        "wager",
+        "reset",
+        "increment_rate",
+        "hidden_rate",
+        "cap",
+        "levels_shown",
+        "meter",
+        "reserve",
+        "overflow",
+        "contributions_count",
+        "wagered",
+        "hits_count",
+        "paid_total",
+        "house_funded",
+        "change_parameters",
+    )
+
+    meter = _money_column("meter_cents", _("meter"))
+    reserve = _money_column("reserve_cents", _("reserve"))
+    overflow = _money_column("overflow_cents", _("overflow"))
+    paid_total = _money_column("paid_total_cents", _("total paid"))
+    wager = _money_column("wager_cents", _("progressive wager"))
+    reset = _money_column("reset_cents", _("reset amount"))
+    cap = _money_column("cap_cents", _("meter cap"))
+    wagered = _money_column("wagered_cents", _("total wagered"))
+    house_funded = _money_column("house_funded_cents", _("funded by the house"))
+
+    @admin.display(description=_("meter increment"))
+    def increment_rate(self, bank):
+        return percent_shown(bank.increment_rate_ppm)
+
+    @admin.display(description=_("reserve rate"))
+    def hidden_rate(self, bank):
+        return percent_shown(bank.hidden_rate_ppm)
+
+    @admin.display(description=_("levels"))
+    def levels_shown(self, bank):
+        english = (translation.get_language() or "").startswith("en")
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}\u00a0%</td></tr>",
+            (
+                (t.get("label_en" if english else "label_fr") or t.get("level"), t.get("percent"))
+                for t in bank.levels
+            ),
+        )
+        return format_html("<table>{}</table>", rows) if bank.levels else "-"
+
+    @admin.display(description=_("parameters"))
+    def change_parameters(self, bank):
+        url = reverse("admin:jackpot_parameterchange_add") + f"?bank={bank.pk}"
+        return format_html('<a href="{}">{}</a>', url, _("Ask for a parameter change"))
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["slug", "name", "name_en", *PARAMETER_FIELDS]
+        return ["name", "name_en", *self.shown_fields]
 
     def get_readonly_fields(self, request, obj=None):
         if obj is None:  # a new bank: its first parameters are set here, then only by changes
             return ()
-        cached = [f.name for f in Bank._meta.fields if f.name not in ("id", "name")]
-        return cached
+        return self.shown_fields
+
+    has_status_permission = _roles_may(Role.SUPERVISOR, Role.MANAGER)
+    has_reading_permission = _roles_may(Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR)
 
     def has_delete_permission(self, request, obj=None):
         return False  # a bank with a ledger is kept for the record
@@ -110,39 +235,41 @@ class BankAdmin(ServiceAdmin):
             # The meter starts at the reset amount, written as the ledger's first line.
             services.bank_seed(bank_id=form.instance.pk, actor=request.user)
 
-    @admin.action(description=_("Open the selected banks"))
+    @admin.action(description=_("Open the selected banks"), permissions=["status"])
     def open_banks(self, request, queryset):
         _run(
             self,
             request,
             queryset,
-            _("opened"),
+            ngettext_lazy("%(count)s bank opened.", "%(count)s banks opened.", "count"),
             lambda b: services.bank_open(bank_id=b.pk, actor=request.user, reason="admin"),
         )
 
-    @admin.action(description=_("Close the selected banks"))
+    @admin.action(description=_("Close the selected banks"), permissions=["status"])
     def close_banks(self, request, queryset):
         _run(
             self,
             request,
             queryset,
-            _("closed"),
+            ngettext_lazy("%(count)s bank closed.", "%(count)s banks closed.", "count"),
             lambda b: services.bank_close(bank_id=b.pk, actor=request.user, reason="admin"),
         )
 
-    @admin.action(description=_("Take a meter reading"))
+    @admin.action(description=_("Take a meter reading"), permissions=["reading"])
     def take_readings(self, request, queryset):
         _run(
             self,
             request,
             queryset,
-            _("readings taken"),
+            ngettext_lazy(
+                "%(count)s meter reading taken.", "%(count)s meter readings taken.", "count"
+            ),
             lambda b: services.meter_reading_take(
                 bank_id=b.pk, reason=MeterReading.Reason.MANUAL, actor=request.user
             ),
         )
 
-    @admin.action(description=_("Reconcile with the ledger now"))
+    @admin.action(description=_("Reconcile with the ledger now"), permissions=["reading"])
     def reconcile(self, request, queryset):
         for bank in queryset:
             alerts = services.bank_reconcile(bank_id=bank.pk)
@@ -162,16 +289,22 @@ class MeterEntryAdmin(ReadOnlyAdmin):
         "created_at",
         "reference",
         "wager_count",
-        "meter_delta_cents",
-        "meter_after_cents",
-        "reserve_delta_cents",
-        "overflow_delta_cents",
-        "house_funded_cents",
+        "meter_delta",
+        "meter_after",
+        "reserve_delta",
+        "overflow_delta",
+        "house_funded",
         "actor",
     )
     list_filter = ("bank", "kind", "gaming_date")
     search_fields = ("reference",)
     list_select_related = ("bank", "actor")
+
+    meter_delta = _money_column("meter_delta_cents", _("meter change"))
+    meter_after = _money_column("meter_after_cents", _("meter after"))
+    reserve_delta = _money_column("reserve_delta_cents", _("reserve change"))
+    overflow_delta = _money_column("overflow_delta_cents", _("overflow change"))
+    house_funded = _money_column("house_funded_cents", _("funded by the house"))
 
 
 @admin.register(Hit)
@@ -182,7 +315,7 @@ class HitAdmin(ReadOnlyAdmin):
         "level",
         "table_label",
         "seat",
-        "amount_cents",
+        "amount",
         "state",
         "recorded_at",
         "recorded_by",
@@ -193,39 +326,46 @@ class HitAdmin(ReadOnlyAdmin):
     list_select_related = ("bank", "recorded_by", "verified_by", "paid_by")
     actions = ["verify", "pay"]
 
+    amount = _money_column("amount_cents", _("amount"))
+    # Only a supervisor verifies and pays a hit (jackpot.services.hits): nobody else is
+    # offered the actions, an auditor least of all.
+    has_hit_permission = _roles_may(Role.SUPERVISOR)
+
     def has_change_permission(self, request, obj=None):
         return obj is None  # the list (and its actions) but no edit form
 
-    @admin.action(description=_("Verify the selected hits"))
+    @admin.action(description=_("Verify the selected hits"), permissions=["hit"])
     def verify(self, request, queryset):
         _run(
             self,
             request,
             queryset,
-            _("verified"),
+            ngettext_lazy("%(count)s hit verified.", "%(count)s hits verified.", "count"),
             lambda h: services.hit_verify(hit_id=h.pk, supervisor=request.user),
         )
 
-    @admin.action(description=_("Mark the selected hits paid"))
+    @admin.action(description=_("Mark the selected hits paid"), permissions=["hit"])
     def pay(self, request, queryset):
         _run(
             self,
             request,
             queryset,
-            _("paid"),
+            ngettext_lazy("%(count)s hit marked paid.", "%(count)s hits marked paid.", "count"),
             lambda h: services.hit_pay(hit_id=h.pk, supervisor=request.user),
         )
 
 
-class ParameterChangeForm(forms.ModelForm):
-    """Ask for new parameters: leave a field as it is to keep it."""
+class ParameterChangeForm(ParametersFormMixin, forms.ModelForm):
+    """Ask for new parameters: the form opens with the bank's parameters in force; change
+    what must change, leave the rest."""
 
-    wager_cents = forms.IntegerField(min_value=1)
-    reset_cents = forms.IntegerField(min_value=1)
-    increment_rate_ppm = forms.IntegerField(min_value=0)
-    hidden_rate_ppm = forms.IntegerField(min_value=0)
-    cap_cents = forms.IntegerField(required=False, min_value=1)
-    levels = forms.JSONField()
+    # Declared for the admin's field list; __init__ puts the real ones, labelled, in place.
+    wager_cents = forms.CharField()
+    reset_cents = forms.CharField()
+    increment_rate_ppm = forms.CharField()
+    hidden_rate_ppm = forms.CharField()
+    cap_cents = forms.CharField()
+    levels = forms.CharField()
 
     class Meta:
         model = ParameterChange
@@ -233,10 +373,32 @@ class ParameterChangeForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        bank = Bank.objects.filter(pk=self.data.get("bank") or self.initial.get("bank")).first()
+        self._parameter_fields(required=True)
+        banks = Bank.objects.order_by("pk")
+        chosen = self.data.get("bank") or self.initial.get("bank")
+        bank = banks.filter(pk=chosen).first() if str(chosen or "").isdigit() else None
+        if bank is None and not self.is_bound and banks.count() == 1:
+            bank = banks.first()  # the casino's one bank: no need to pick it
+            self.initial["bank"] = bank.pk
+        self.bank = bank
         if bank is not None:
             for name in PARAMETER_FIELDS:
                 self.fields[name].initial = getattr(bank, name)
+                self.initial[name] = getattr(bank, name)
+        self.fields["reason"].help_text = _("Why: it is written in the audit log.")
+
+    def clean(self):
+        cleaned = super().clean()
+        self._check_parameters(cleaned)
+        bank = cleaned.get("bank")
+        if bank is not None and not self.errors:
+            wanted = {name: cleaned.get(name) for name in PARAMETER_FIELDS}
+            wanted["hidden_rate_ppm"] = wanted["hidden_rate_ppm"] or 0
+            if all(wanted[k] == getattr(bank, k) for k in PARAMETER_FIELDS):
+                raise forms.ValidationError(
+                    _("These are the parameters in force: change at least one of them.")
+                )
+        return cleaned
 
 
 @admin.register(ParameterChange)
@@ -252,6 +414,7 @@ class ParameterChangeAdmin(ServiceAdmin):
     )
     list_filter = ("bank", "state")
     actions = ["approve", "reject"]
+    has_decide_permission = _roles_may(Role.MANAGER)
     readonly_fields = (
         "state",
         "params_shown",
@@ -288,11 +451,26 @@ class ParameterChangeAdmin(ServiceAdmin):
 
     @admin.display(description=_("new parameters"))
     def params_shown(self, obj):
-        return json.dumps(obj.params, ensure_ascii=False)
+        return self._lines(obj.params, obj.before)
 
-    @admin.display(description=_("before"))
+    @admin.display(description=_("parameters before"))
     def before_shown(self, obj):
-        return json.dumps(obj.before, ensure_ascii=False)
+        return self._lines(obj.before, {})
+
+    @staticmethod
+    def _lines(params, other):
+        """Each parameter on its line; the ones that change in bold."""
+        old = dict(parameters_shown(other or {}))
+        items = []
+        for label, value in parameters_shown(params or {}):
+            shown = conditional_escape(value)
+            if old and old.get(label) != value:
+                shown = format_html("<strong>{}</strong>", value)
+            # _said escapes nothing: both parts are escaped here.
+            items.append(
+                format_html("<li>{}</li>", mark_safe(_said(conditional_escape(label), shown)))
+            )
+        return format_html("<ul>{}</ul>", mark_safe("".join(items)))
 
     def save_model(self, request, obj, form, change):
         # The request goes through the service (role, one open change per bank, audit).
@@ -307,27 +485,40 @@ class ParameterChangeAdmin(ServiceAdmin):
         )
         form.instance = created
         obj.pk = created.pk
+        self.message_user(
+            request,
+            _("The change is asked for: a second manager approves it in this list."),
+            messages.INFO,
+        )
 
     def save_related(self, request, form, formsets, change):
         pass  # the service wrote the audit entry
 
-    @admin.action(description=_("Approve (a second manager)"))
+    @admin.action(description=_("Approve (a second manager)"), permissions=["decide"])
     def approve(self, request, queryset):
         _run(
             self,
             request,
             queryset,
-            _("approved"),
+            ngettext_lazy(
+                "%(count)s parameter change approved.",
+                "%(count)s parameter changes approved.",
+                "count",
+            ),
             lambda c: services.parameter_change_approve(change_id=c.pk, manager=request.user),
         )
 
-    @admin.action(description=_("Reject"))
+    @admin.action(description=_("Reject"), permissions=["decide"])
     def reject(self, request, queryset):
         _run(
             self,
             request,
             queryset,
-            _("rejected"),
+            ngettext_lazy(
+                "%(count)s parameter change rejected.",
+                "%(count)s parameter changes rejected.",
+                "count",
+            ),
             lambda c: services.parameter_change_reject(
                 change_id=c.pk, manager=request.user, reason="admin"
             ),
@@ -342,14 +533,19 @@ class MeterReadingAdmin(ReadOnlyAdmin):
         "reason",
         "gaming_date",
         "shift",
-        "meter_cents",
-        "reserve_cents",
-        "overflow_cents",
+        "meter",
+        "reserve",
+        "overflow",
         "contributions_count",
         "hits_count",
-        "paid_total_cents",
+        "paid_total",
     )
     list_filter = ("bank", "reason", "gaming_date", "shift")
+
+    meter = _money_column("meter_cents", _("meter"))
+    reserve = _money_column("reserve_cents", _("reserve"))
+    overflow = _money_column("overflow_cents", _("overflow"))
+    paid_total = _money_column("paid_total_cents", _("total paid"))
 
 
 class AlertForm(forms.ModelForm):
@@ -364,13 +560,22 @@ class ReconciliationAlertAdmin(ServiceAdmin):
     list_display = (
         "bank",
         "field",
-        "ledger_value",
-        "cached_value",
+        "ledger_amount",
+        "cached_amount",
         "detected_at",
         "resolved_at",
         "resolved_by",
     )
     list_filter = ("bank", "field", "resolved_at")
+
+    @admin.display(description=_("from the ledger"))
+    def ledger_amount(self, alert):
+        return money(alert.ledger_value) if alert.field.endswith("_cents") else alert.ledger_value
+
+    @admin.display(description=_("recorded on the bank"))
+    def cached_amount(self, alert):
+        return money(alert.cached_value) if alert.field.endswith("_cents") else alert.cached_value
+
     readonly_fields = (
         "bank",
         "field",
@@ -392,6 +597,7 @@ class ReconciliationAlertAdmin(ServiceAdmin):
         services.alert_resolve(
             alert_id=obj.pk, manager=request.user, note=form.cleaned_data["note"]
         )
+        self.message_user(request, _("The alert is resolved with your note."), messages.SUCCESS)
 
     def save_related(self, request, form, formsets, change):
         pass  # the service wrote the audit entry

@@ -7,6 +7,7 @@ from casino.roles import Role
 from jackpot.models import Bank, MeterEntry, ParameterChange
 from tests.factories import make_staff
 from tests.jackpot.factories import LEVELS
+from tests.jackpot.test_admin_parameters_form import levels_rows
 
 
 def admin_user(*roles):
@@ -27,19 +28,17 @@ def test_a_manager_requests_a_change_in_the_admin_and_another_approves_it(
     manager_desk, bank, client
 ):
     desk, person = manager_desk
-    import json
-
     response = desk.post(
         reverse("admin:jackpot_parameterchange_add"),
         {
             "bank": bank.pk,
             "reason": "regulator letter 2026-41",
-            "wager_cents": 100,
-            "reset_cents": 25_000,
-            "increment_rate_ppm": 200_000,
-            "hidden_rate_ppm": 50_000,
+            "wager_cents": "1,00",
+            "reset_cents": "250,00",
+            "increment_rate_ppm": "20",
+            "hidden_rate_ppm": "5",
             "cap_cents": "",
-            "levels": json.dumps(LEVELS),
+            **levels_rows(LEVELS),
         },
     )
     assert response.status_code == 302
@@ -68,19 +67,17 @@ def test_a_manager_requests_a_change_in_the_admin_and_another_approves_it(
 
 def test_a_bank_added_in_the_admin_starts_at_its_reset_amount(manager_desk):
     desk, _ = manager_desk
-    import json
-
     response = desk.post(
         reverse("admin:jackpot_bank_add"),
         {
             "slug": "salle-b",
             "name": "Salle B",
-            "wager_cents": 500,
-            "reset_cents": 50_000,
-            "increment_rate_ppm": 150_000,
-            "hidden_rate_ppm": 30_000,
+            "wager_cents": "5,00",
+            "reset_cents": "500",
+            "increment_rate_ppm": "15",
+            "hidden_rate_ppm": "3",
             "cap_cents": "",
-            "levels": json.dumps(LEVELS),
+            **levels_rows(LEVELS),
         },
     )
     assert response.status_code == 302
@@ -90,18 +87,16 @@ def test_a_bank_added_in_the_admin_starts_at_its_reset_amount(manager_desk):
 
 def test_the_admin_refuses_a_bank_with_rates_above_100_percent(manager_desk):
     desk, _ = manager_desk
-    import json
-
     response = desk.post(
         reverse("admin:jackpot_bank_add"),
         {
             "slug": "bad",
             "name": "Bad",
-            "wager_cents": 100,
-            "reset_cents": 1_000,
-            "increment_rate_ppm": 900_000,
-            "hidden_rate_ppm": 200_000,
-            "levels": json.dumps(LEVELS),
+            "wager_cents": "1,00",
+            "reset_cents": "10",
+            "increment_rate_ppm": "90",
+            "hidden_rate_ppm": "20",
+            **levels_rows(LEVELS),
         },
     )
     assert response.status_code == 200  # the form again, with the error
