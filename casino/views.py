@@ -80,7 +80,8 @@ login_view = public(StaffLoginView.as_view())
 
 def _next(request, default: str | None = None) -> str:
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(
+    # A path on this site only: "1234" would be taken for a URL name (NoReverseMatch, a 500).
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return target
