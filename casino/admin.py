@@ -9,6 +9,7 @@ temporary password or PIN is typed in clear once and stored hashed.
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
 from django.http import HttpResponseRedirect
 from django.utils.translation import gettext_lazy as _
@@ -19,6 +20,42 @@ from casino.duties import require_independent
 from casino.errors import CasinoError
 from casino.models import AuditEntry, Pit, Property, RoleGrant, Shift, Staff
 from casino.roles import Role, has_role
+
+# The admin is Tapis's back office, not "Django administration".
+admin.site.site_header = _("Tapis back office")
+admin.site.site_title = _("Tapis back office")
+admin.site.index_title = _("Configuration of the casino")
+
+
+class RoleFilter(admin.SimpleListFilter):
+    """Roles by their names in the reader's language, not the groups' code names."""
+
+    title = _("role")
+    parameter_name = "role"
+
+    def lookups(self, request, model_admin):
+        return Role.choices
+
+    def queryset(self, request, queryset):
+        if self.value() in Role.values:
+            return queryset.filter(groups__name=self.value())
+        return queryset
+
+
+admin.site.unregister(Group)
+
+
+@admin.register(Group)
+class RoleGroupAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """A role's group holds its permissions (casino.permissions keeps them): read here only."""
+
+    list_display = ["role_name"]
+    fields = ["role_name"]
+    readonly_fields = ["role_name"]
+
+    @admin.display(description=_("role"))
+    def role_name(self, group):
+        return Role(group.name).label if group.name in Role.values else group.name
 
 
 class ShiftInline(admin.TabularInline):
@@ -129,7 +166,7 @@ class StaffAdmin(AuditedModelAdmin):
     # Not the stock UserAdmin: nobody may grant superuser, raw permissions or the admin door
     # (is_staff follows the roles), and roles and secrets go through casino.staffing.
     list_display = ["username", "employee_number", "first_name", "last_name", "roles", "is_active"]
-    list_filter = ["groups", "is_active"]
+    list_filter = [RoleFilter, "is_active"]
     search_fields = ["username", "employee_number", "first_name", "last_name"]
     readonly_fields = [
         "roles",
@@ -144,6 +181,14 @@ class StaffAdmin(AuditedModelAdmin):
         "is_staff",
     ]
     actions = ["deactivate", "reactivate"]
+
+    def get_fields(self, request, obj=None):
+        fields = super().get_fields(request, obj)
+        if obj is not None and not self.has_change_permission(request, obj):
+            # A reader (an auditor, a manager) sees the account, not the boxes to change it.
+            form_only = set(StaffChangeForm.declared_fields)
+            fields = [f for f in fields if f not in form_only]
+        return fields
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         base = StaffChangeForm if obj is not None else StaffAddForm

@@ -70,6 +70,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "casino.middleware.NoStoreMiddleware",
     "casino.middleware.StaffLanguageMiddleware",
+    "casino.property_time.PropertyTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "casino.middleware.SharedTabletSessionMiddleware",
     "casino.middleware.TemporarySecretMiddleware",
