@@ -330,3 +330,67 @@ def test_a_truncate_forced_through_is_caught_by_the_checkpoint(db):
         cursor.execute("ALTER TABLE casino_auditentry ENABLE TRIGGER USER")
     code, message = verify()
     assert code == 1 and "positions 1 to 5 were cut off" in message
+
+
+def test_the_migration_reseals_a_chain_written_with_the_old_digest(db):
+    import importlib
+
+    from django.db.migrations.loader import MigrationLoader
+
+    # The models as the migration sees them (plain managers, as in a real migrate).
+    apps = (
+        MigrationLoader(connection)
+        .project_state(("casino", "0006_audit_hmac_and_no_truncate"))
+        .apps
+    )
+
+    migration = importlib.import_module("casino.migrations.0006_audit_hmac_and_no_truncate")
+    entries = write(3)
+    previous = "0" * 64
+    for entry in entries:  # as 0004 left them: SHA-256 by position, no key
+        entry.prev_hash = previous
+        entry.hash = previous = sha256_digest(entry)
+        sql(
+            "UPDATE casino_auditentry SET prev_hash = %s, hash = %s, key_id = '' WHERE id = %s",
+            [entry.prev_hash, entry.hash, entry.pk],
+        )
+    assert find_break() is not None
+
+    class Editor:
+        connection = connection
+
+        def execute(self, statement, params=None):
+            with connection.cursor() as cursor:
+                cursor.execute(statement, params)
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    migration.reseal(apps, Editor())
+    assert find_break() is None
+    assert set(AuditEntry.objects.values_list("key_id", flat=True)) == {audit_keys.key_id(KEY)}
+
+
+def test_the_migration_refuses_to_reseal_a_broken_chain(db):
+    import importlib
+
+    from django.db.migrations.loader import MigrationLoader
+
+    # The models as the migration sees them (plain managers, as in a real migrate).
+    apps = (
+        MigrationLoader(connection)
+        .project_state(("casino", "0006_audit_hmac_and_no_truncate"))
+        .apps
+    )
+
+    migration = importlib.import_module("casino.migrations.0006_audit_hmac_and_no_truncate")
+    write(2)  # keyed entries do not verify under the old rule: a "broken" old chain
+
+    class Editor:
+        connection = connection
+
+        def execute(self, statement, params=None):
+            raise AssertionError("nothing is written")
+
+    with pytest.raises(RuntimeError, match="does not verify"):
+        migration.reseal(apps, Editor())
