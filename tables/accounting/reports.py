@@ -234,7 +234,8 @@ def _line_groups(period: Period, by: str, done: set) -> list[dict]:
                 }
             )
     if done:
-        summaries = period.lines(LineSummary.objects.filter(gaming_date__in=done))
+        # Only rolled-up days have roll-up rows: the range is enough (a long IN list is not).
+        summaries = period.lines(LineSummary.objects.all())
         for r in (
             summaries.values(summary_field, "ruleset_id", "bet", "paid_from")
             .annotate(
@@ -305,7 +306,7 @@ def _round_counts(period: Period, by: str, done: set) -> tuple[dict, dict]:
         for r in lines.values(raw_field).annotate(n=Count("correction", distinct=True)).order_by():
             corrections[r[raw_field]] += r["n"]
     if done:
-        summaries = period.lines(RoundSummary.objects.filter(gaming_date__in=done))
+        summaries = period.lines(RoundSummary.objects.all())
         for r in (
             summaries.values(summary_field)
             .annotate(v=Sum("voids"), c=Sum("corrections"))

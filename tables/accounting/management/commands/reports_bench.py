@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from casino.clock import current_property
 from casino.models import Staff
 from casino.roles import Role
-from tables.accounting.models import SummarizedDay
+from tables.accounting.models import LineSummary, SummarizedDay
 from tables.models import Round, SettlementLine
 
 TARGET_MS = 300
@@ -38,7 +38,6 @@ class Command(BaseCommand):
         day = options["date"] or prop.gaming_date() - dt.timedelta(days=1)
         client = Client()
         client.force_login(manager)
-        year_first = day - dt.timedelta(days=364)
         self.stdout.write(
             f"{connection.vendor}: {Round.objects.count():,} rounds, "
             f"{SettlementLine.objects.count():,} settlement lines, "
@@ -72,7 +71,8 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{label:<26}{median:>10.1f}{worst:>9.1f}{queries:>9}  < {TARGET_MS} ms {verdict}"
             )
+        ytd = SettlementLine.objects.filter(gaming_date__range=(day.replace(month=1, day=1), day))
         self.stdout.write(
-            f"(a full year, {year_first} to {day}, is the year-to-date report's upper bound: "
-            "the roll-up holds one row per table, shift, dealer, rule set and bet a day)"
+            f"(year to date: {day.replace(month=1, day=1)} to {day}, {ytd.count():,} lines, read "
+            f"from {LineSummary.objects.filter(gaming_date__lte=day).count():,} roll-up rows)"
         )
