@@ -35,21 +35,53 @@ def _refuse_constant(name: str) -> Any:
     raise InputError("input.not_a_number", code="malformed_json", value=name)
 
 
+#: Far more than any round or paytable needs (they are 4 levels deep), far less than Python's
+#: recursion limit, which every reader of the parsed value (json.dumps included) would reach.
+MAX_DEPTH = 32
+
+
+def _too_deep() -> InputError:
+    return InputError("input.too_deep", code="malformed_json", depth=MAX_DEPTH)
+
+
+def _check_depth(value: Any) -> None:
+    # Iterative, so that measuring the depth cannot itself overflow the stack.
+    pending: list[tuple[Any, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise _too_deep()
+        if isinstance(item, dict):
+            pending.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, list):
+            pending.extend((child, depth + 1) for child in item)
+
+
 def load_json(text: str) -> Any:
-    """Parse the input text; malformed JSON, NaN/Infinity and repeated keys are input errors."""
+    """Parse the input text; malformed JSON, NaN/Infinity, repeated keys and nesting deeper
+    than MAX_DEPTH are input errors."""
     try:
-        return json.loads(
+        value = json.loads(
             text, object_pairs_hook=_refuse_duplicate_keys, parse_constant=_refuse_constant
         )
     except InputError:
         raise
+    except RecursionError:  # "[" * 50000: the decoder recurses once per level
+        raise _too_deep() from None
     except ValueError as error:  # JSONDecodeError, or an integer too long to convert
         raise InputError("input.not_json", code="malformed_json", error=str(error)) from None
+    _check_depth(value)
+    return value
 
 
 def _read(source: str, stdin: TextIO) -> str:
     if source == "-":
-        return stdin.read()
+        try:
+            return stdin.read()
+        except UnicodeDecodeError as error:
+            raise InputError(
+                "input.unreadable", code="unreadable_input", source=source, error=str(error)
+            ) from None
     try:
         with open(source, encoding="utf-8") as handle:
             return handle.read()

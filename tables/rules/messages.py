@@ -52,6 +52,9 @@ MESSAGES: Mapping[str, str] = {
     "hand.card_count": gettext_noop("a hand is 5, 6 or 7 cards, not %(count)s"),
     # the shape of an input document (settle.md, a rules object)
     "input.not_json": gettext_noop("the input is not valid JSON: %(error)s"),
+    "input.too_deep": gettext_noop(
+        "the input is nested more than %(depth)s levels deep: a round is a few levels at most"
+    ),
     "input.not_a_number": gettext_noop("%(value)s is not a number: amounts are integer cents"),
     "input.key_twice": gettext_noop("%(key)s is given twice in one object"),
     "input.unreadable": gettext_noop("%(source)s: cannot read the file (%(error)s)"),

@@ -124,8 +124,9 @@ class Paytable:
         return {category: value.to_json() for category, value in self.lines}
 
 
-_ODDS = re.compile(r"\s*(\d+)\s*:\s*(\d+)\s*")
-_PERCENT = re.compile(r"\s*(\d+)(?:\.(\d{1,4}))?\s*%\s*")
+# ASCII digits only ("٣:٢" is not odds), and few enough that int() never refuses them.
+_ODDS = re.compile(r"\s*([0-9]{1,18})\s*:\s*([0-9]{1,18})\s*", re.ASCII)
+_PERCENT = re.compile(r"\s*([0-9]{1,18})(?:\.([0-9]{1,4}))?\s*%\s*", re.ASCII)
 #: The message key saying what a value of each kind of table must be (Envy: `not_envy_amount`).
 _NOT_ALLOWED: dict[TableKind, str] = {
     TableKind.BLIND: "paytable.not_odds",

@@ -545,6 +545,7 @@ def settle_json(obj: Mapping[str, Any]) -> dict[str, Any]:
 _TOP_KEYS = frozenset(
     {"version", "rules", "board", "dealer", "progressive", "irregularities", "seats"}
 )
+_IRREGULARITY_KEYS = frozenset({"kind"})
 _SEAT_KEYS = frozenset({"seat", "ante", "blind", "trips", "progressive", "hole", "play", "fold"})
 
 
@@ -660,12 +661,12 @@ def _irregularities(value: object) -> tuple[Irregularity, ...]:
     found = []
     for i, item in enumerate(value):
         path = f"irregularities[{i}]"
-        # Extra keys (which card, a note) describe the declaration; they do not change settlement.
         if not isinstance(item, Mapping):
             raise InputError(
                 "input.not_irregularity_object", code="wrong_type", path=path, value=_shown(item)
             )
-        kind = _required(item, "kind", path)
+        # Like every other object of the input: a misspelt key must not pass for a note.
+        kind = _required(_object(item, path, _IRREGULARITY_KEYS), "kind", path)
         try:
             found.append(Irregularity(kind if isinstance(kind, str) else ""))
         except ValueError:

@@ -184,7 +184,10 @@ def test_ten_and_upper_case_suits_are_accepted_and_output_is_canonical():
     assert result["seats"][0]["best5"] == ["As", "Ks", "Qs", "Js", "Ts"]
 
 
-def test_an_irregularity_may_carry_a_note():
+def test_an_irregularity_with_an_unknown_key_is_refused_like_every_other_object():
     data = spec_input()
     data["irregularities"] = [{"kind": "card_drawn_in_error_unexposed", "card": "8d"}]
-    assert settle_json(data)["void"] is None
+    with pytest.raises(InputError) as caught:
+        settle_json(data)
+    assert caught.value.code == "unknown_field"
+    assert caught.value.path == "irregularities[0].card"
