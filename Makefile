@@ -77,7 +77,11 @@ serve: install
 		--workers $(WORKERS) --proxy-headers $(UVICORN_LIMITS)
 
 messages: install-dev
-	for app in casino tables jackpot; do (cd $$app && ../$(BIN)/django-admin makemessages -l fr --no-obsolete); done
+	# casino's catalogue also holds the root templates/ (LOCALE_PATHS), so it is made from the root.
+	$(BIN)/python manage.py makemessages -l fr --no-obsolete -i tables -i jackpot -i .venv -i tests -i static -i staticfiles
+	for app in tables/pit tables/accounting; do (cd $$app && ../../$(BIN)/django-admin makemessages -l fr --no-obsolete); done
+	(cd tables && ../$(BIN)/django-admin makemessages -l fr --no-obsolete -i pit -i accounting)
+	(cd jackpot && ../$(BIN)/django-admin makemessages -l fr --no-obsolete)
 	$(BIN)/python manage.py compilemessages -v0
 
 clean:
