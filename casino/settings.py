@@ -268,6 +268,12 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
     # The pit's idle-table and dealer-rotation alerts (seconds: a crontab cannot go below 1 min).
     "pit-alerts-check": {"task": "tables.pit.tasks.alerts_check", "schedule": 30.0},
+    # The gaming days that closed, rolled up for the reports (each day once; the reports are
+    # right without it, only slower on long periods).
+    "accounting-summarize-closed-days": {
+        "task": "accounting.summarize_closed_days",
+        "schedule": crontab(minute="5"),
+    },
 }
 
 LOGGING = {
