@@ -6,6 +6,7 @@ A rule set or paytable version that a round used, or that tables play, is shown 
 a "new version" button: the change is made on the family's next version, never on that row.
 """
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,15 +17,91 @@ from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from casino.admin_audit import AuditedModelAdmin
-from casino.money import money
+from casino.money import money, property_currency
 from tables import forms_math, services
 from tables.errors import TablesError
 from tables.forms import PaytableEditorForm
 from tables.models import ENGINE_FIELDS, DealerAssignment, Paytable, RuleSet, Table
+from tables.pit.admin import AmountField
 from tables.selectors import current_dealer, with_current_assignment
+
+_IN_CENTS = re.compile(r"\s*\((cents|centimes)\)\s*$")
+
+
+def _amount_label(model_field) -> str:
+    """ "table minimum (cents)" as a manager reads it: "Table minimum (EUR)"."""
+    label = _IN_CENTS.sub("", str(model_field.verbose_name))
+    return f"{label[:1].upper()}{label[1:]} ({property_currency()})"
+
+
+class AmountsForm(forms.ModelForm):
+    """Every *_cents field of the form typed as an amount in the property's currency."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, field in list(self.fields.items()):
+            if not name.endswith("_cents") or isinstance(field, AmountField):
+                continue
+            model_field = self._meta.model._meta.get_field(name)
+            self.fields[name] = AmountField(
+                label=_amount_label(model_field),
+                required=field.required,
+                initial=field.initial,
+                help_text=field.help_text,
+                disabled=field.disabled,
+            )
+
+
+def _money_shown(model_field):
+    """A read-only *_cents field shown as an amount."""
+
+    # Lazy: the label is read in each reader's language, not the first one's.
+    @admin.display(
+        description=lazy(lambda: _IN_CENTS.sub("", str(model_field.verbose_name)), str)()
+    )
+    def shown(obj):
+        value = getattr(obj, model_field.name, None)
+        return money(value) if value is not None else "-"
+
+    return shown
+
+
+class AmountsShownMixin:
+    """A *_cents field a reader cannot change (a frozen version, an auditor) reads as an
+    amount, not as cents."""
+
+    def _shown(self, names, request, obj):
+        readonly = {n for n in super().get_readonly_fields(request, obj) if isinstance(n, str)}
+        everything = obj is not None and not self.has_change_permission(request, obj)
+        shown = []
+        for name in names:
+            if (
+                isinstance(name, str)
+                and name.endswith("_cents")
+                and (everything or name in readonly)
+            ):
+                # The admin names its read-only fields by attribute: one per cents field.
+                attribute = f"{name}_shown"
+                if not hasattr(type(self), attribute):
+                    column = _money_shown(self.model._meta.get_field(name))
+                    setattr(type(self), attribute, staticmethod(column))
+                shown.append(attribute)
+            else:
+                shown.append(name)
+        return shown
+
+    def get_fields(self, request, obj=None):
+        return self._shown(super().get_fields(request, obj), request, obj)
+
+    def get_readonly_fields(self, request, obj=None):
+        names = list(super().get_readonly_fields(request, obj))
+        if obj is not None and not self.has_change_permission(request, obj):
+            names += [f for f in super().get_fields(request, obj) if f not in names]
+        return self._shown(names, request, obj)
 
 
 class VersionedAdmin(AuditedModelAdmin):
@@ -39,7 +116,7 @@ class VersionedAdmin(AuditedModelAdmin):
     revise_id_arg: str
 
     def get_readonly_fields(self, request, obj=None):
-        fixed = ["version", "used_at", "created_at", "created_by"]
+        fixed = ["version", "used_at", "created_at", "creator"]
         # A form opened before the version froze may still be posted: it is then taken as the
         # content of a new version (see save_model), so its fields must be read from the post.
         if obj is not None and request.method != "POST" and obj.frozen_because() is not None:
@@ -49,7 +126,11 @@ class VersionedAdmin(AuditedModelAdmin):
         return fixed
 
     def get_fields(self, request, obj=None):
-        return ["name", "version", *self.revisable_fields, "used_at", "created_at", "created_by"]
+        return ["name", "version", *self.revisable_fields, "used_at", "created_at", "creator"]
+
+    @admin.display(description=_("created by"))
+    def creator(self, obj):
+        return obj.created_by or "-"
 
     def has_delete_permission(self, request, obj=None):
         if obj is not None and obj.frozen_because() is not None:
@@ -264,14 +345,14 @@ class PaytableAdmin(VersionedAdmin):
         return HttpResponseRedirect(reverse("admin:tables_ruleset_change", args=[made[0].pk]))
 
 
-class RuleSetForm(forms.ModelForm):
+class RuleSetForm(AmountsForm):
     class Meta:
         model = RuleSet
         fields = ["name", *ENGINE_FIELDS]
 
 
 @admin.register(RuleSet)
-class RuleSetAdmin(VersionedAdmin):
+class RuleSetAdmin(AmountsShownMixin, VersionedAdmin):
     form = RuleSetForm
     list_display = [
         "name",
@@ -319,12 +400,30 @@ class RuleSetAdmin(VersionedAdmin):
         except TablesError as exc:
             self.message_user(request, exc.message, messages.ERROR)
             return HttpResponseRedirect(back)
-        self.message_user(
-            request,
-            _("Tables moved to %(ruleset)s: %(tables)s.")
-            % {"ruleset": ruleset, "tables": ", ".join(t.name for t in moved) or "-"},
-            messages.SUCCESS,
-        )
+        if moved:
+            self.message_user(
+                request,
+                _("Tables moved to %(ruleset)s: %(tables)s.")
+                % {"ruleset": ruleset, "tables": ", ".join(t.name for t in moved)},
+                messages.SUCCESS,
+            )
+        elif not still_open:
+            self.message_user(
+                request,
+                _(
+                    "No table moved: no closed table plays another version of %(name)s "
+                    "(its tables already play %(ruleset)s, or none plays this family)."
+                )
+                % {"name": ruleset.name, "ruleset": ruleset},
+                messages.INFO,
+            )
+        else:
+            self.message_user(
+                request,
+                _("No table moved: the tables of %(name)s on another version are all open.")
+                % {"name": ruleset.name},
+                messages.WARNING,
+            )
         if still_open:
             self.message_user(
                 request,
@@ -335,7 +434,7 @@ class RuleSetAdmin(VersionedAdmin):
         return HttpResponseRedirect(back)
 
 
-class TableForm(forms.ModelForm):
+class TableForm(AmountsForm):
     class Meta:
         model = Table
         fields = ["name", "pit", "seats", "min_bet_cents", "max_bet_cents", "bank", "ruleset"]
@@ -362,7 +461,7 @@ class TableForm(forms.ModelForm):
 
 
 @admin.register(Table)
-class TableAdmin(AuditedModelAdmin):
+class TableAdmin(AmountsShownMixin, AuditedModelAdmin):
     form = TableForm
     list_display = [
         "name",
@@ -377,8 +476,12 @@ class TableAdmin(AuditedModelAdmin):
     ]
     list_filter = ["pit", "status", "bank"]
     search_fields = ["name"]
-    readonly_fields = ["status", "status_changed_at"]
+    readonly_fields = ["status", "status_since"]
     list_select_related = ["pit", "bank", "ruleset"]
+
+    @admin.display(description=_("status since"))
+    def status_since(self, table):
+        return table.status_changed_at or "-"
 
     @admin.display(description=_("table minimum"))
     def minimum(self, table):
@@ -399,13 +502,52 @@ class TableAdmin(AuditedModelAdmin):
         return current[0].dealer if current else "-"
 
 
+# The database's names for its rules, as a manager reads them.
+CONSTRAINT_WORDS = {
+    "one_open_per_dealer": _(
+        "This dealer already has an assignment without an end: end it before assigning them "
+        "to another table."
+    ),
+    "one_open_per_table": _(
+        "This table already has a dealer without an end: end that assignment first."
+    ),
+}
+
+
+def _in_words(message: str) -> str:
+    # The database's refusal carries the constraint's name in its formatted message only.
+    for name, words in CONSTRAINT_WORDS.items():
+        if name in message:
+            return str(words)
+    return message
+
+
+class DealerAssignmentForm(forms.ModelForm):
+    class Meta:
+        model = DealerAssignment
+        fields = ["table", "dealer", "starts_at", "ends_at"]
+
+    def _post_clean(self):
+        super()._post_clean()
+        # "Constraint one_open_per_dealer is violated" names a database rule, not the problem.
+        for field, errors in list(self._errors.items()):
+            messages_ = [_in_words(str(m)) for m in errors]
+            if messages_ != [str(m) for m in errors]:
+                self._errors[field] = self.error_class(messages_, renderer=self.renderer)
+
+
 @admin.register(DealerAssignment)
 class DealerAssignmentAdmin(AuditedModelAdmin):
-    list_display = ["table", "dealer", "starts_at", "ends_at", "assigned_by"]
+    list_display = ["table", "dealer", "starts_at", "ends_at", "assigner"]
+    form = DealerAssignmentForm
     list_filter = ["table", "dealer"]
     list_select_related = ["table", "dealer", "assigned_by"]
     date_hierarchy = "starts_at"
     fields = ["table", "dealer", "starts_at", "ends_at"]
+
+    @admin.display(description=_("assigned by"), ordering="assigned_by")
+    def assigner(self, assignment):
+        return assignment.assigned_by or "-"
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "dealer":

@@ -32,8 +32,8 @@ def _form_data(ruleset, **overrides):
         "trips_on_fold": "stays",
         "ante_when_dealer_not_qualified": "push",
         "envy_min_wager_cents": "0",
-        "progressive_wager_cents": "100",
-        "payout_unit_cents": "1",
+        "progressive_wager_cents": "1,00",
+        "payout_unit_cents": "0,01",
         "max_payout_cents": "",
     }
     data.update(overrides)
@@ -42,7 +42,7 @@ def _form_data(ruleset, **overrides):
 
 def test_a_manager_changes_an_unused_rule_set_in_place(client, admin_manager, standard_rules):
     url = reverse("admin:tables_ruleset_change", args=[standard_rules.pk])
-    response = client.post(url, _form_data(standard_rules, payout_unit_cents="25"))
+    response = client.post(url, _form_data(standard_rules, payout_unit_cents="0,25"))
     assert response.status_code == 302, response.content.decode()[:2000]
     assert RuleSet.objects.get(pk=standard_rules.pk).payout_unit_cents == 25
     entry = AuditEntry.objects.filter(code="admin.tables.ruleset.change").get()
@@ -85,7 +85,7 @@ def test_a_change_posted_to_a_used_version_lands_on_a_new_version(
     url = reverse("admin:tables_ruleset_change", args=[standard_rules.pk])
     client.get(url)  # the form opens while the version is unused...
     services.ruleset_mark_used(ruleset_id=standard_rules.pk)  # ...then a round deals under it
-    response = client.post(url, _form_data(standard_rules, payout_unit_cents="25"))
+    response = client.post(url, _form_data(standard_rules, payout_unit_cents="0,25"))
     assert response.status_code == 302
     v1 = RuleSet.objects.get(pk=standard_rules.pk)
     v2 = RuleSet.objects.get(name=standard_rules.name, version=2)
@@ -105,8 +105,8 @@ def test_a_manager_moves_a_closed_table_to_the_new_version(
             "name": "UTH 1",
             "pit": closed_table.pit_id,
             "seats": "7",
-            "min_bet_cents": "1000",
-            "max_bet_cents": "20000",
+            "min_bet_cents": "10,00",
+            "max_bet_cents": "200,00",
             "bank": "",
             "ruleset": v2.pk,
         },
@@ -122,7 +122,7 @@ def test_an_auditor_may_look_but_not_change(client, auditor, standard_rules):
     client.force_login(auditor)
     url = reverse("admin:tables_ruleset_change", args=[standard_rules.pk])
     assert client.get(url).status_code == 200
-    client.post(url, _form_data(standard_rules, payout_unit_cents="25"))
+    client.post(url, _form_data(standard_rules, payout_unit_cents="0,25"))
     assert RuleSet.objects.get(pk=standard_rules.pk).payout_unit_cents == 1
     response = client.post(reverse("admin:tables_ruleset_new_version", args=[standard_rules.pk]))
     assert response.status_code == 403
