@@ -31,8 +31,16 @@ from jackpot.services._base import (
     reset_to_seed,
     save_totals,
 )
+from jackpot.services._checks import (
+    bank_id_checked,
+    cents_checked,
+    is_whole,
+    shown,
+    text_checked,
+)
 from jackpot.services.parameters import apply_pending_change
 from jackpot.services.posting import bank_lock_and_post, lock_bank
+from tables.rules.settle import SEAT_NUMBERS
 
 
 def hit_record(
@@ -55,12 +63,22 @@ def hit_record(
     parameter change applies, before the reseed, so the new cycle starts on the new reset.
     """
     require_role(actor, Role.DEALER, Role.SUPERVISOR)
-    if not table_label or not isinstance(seat, int) or seat < 1:
+    bank_id_checked(bank_id)
+    if (
+        not isinstance(table_label, str)
+        or not table_label
+        or not is_whole(seat)
+        or seat not in SEAT_NUMBERS
+    ):
         raise JackpotError(
-            _("a hit names its table and a seat from 1 (got %(table)r, seat %(seat)r)")
-            % {"table": table_label, "seat": seat},
+            _("a hit names its table and a seat from 1 to %(max)s (got %(table)s, seat %(seat)s)")
+            % {"max": SEAT_NUMBERS[-1], "table": shown(table_label), "seat": shown(seat)},
             code="invalid_hit",
         )
+    text_checked(table_label, what=_("the table"), max_length=60, code="invalid_hit")
+    text_checked(level, what=_("the level"), max_length=32, code="unknown_level")
+    text_checked(reference, what=_("the round's reference"), max_length=120, code="bad_reference")
+    cents_checked(amount_cents, what=_("the amount of a hit"), code="invalid_hit")
     with transaction.atomic():
         # Posts only if the caller has not locked the bank already: the amount was read then.
         bank = lock_bank(bank_id, post="first")

@@ -29,6 +29,14 @@ from jackpot.services._base import (
     reset_to_seed,
     save_totals,
 )
+from jackpot.services._checks import (
+    MAX_CENTS,
+    MAX_WAGERS_PER_ROUND,
+    bank_id_checked,
+    is_whole,
+    shown,
+    text_checked,
+)
 from jackpot.services.posting import (  # noqa: F401  (split_contribution is re-exported)
     bank_lock_and_post,
     post_waiting,
@@ -103,6 +111,7 @@ def bank_contribute(
         raise JackpotError(
             _("a contribution needs the round's reference"), code="missing_reference"
         )
+    _check_contribution(bank_id, reference, wager_count, wager_cents)
     for _attempt in range(3):
         pending_id = None
         if isinstance(wager_count, int) and wager_count >= 1:
@@ -143,6 +152,22 @@ def bank_contribute(
         % {"ref": reference},
         code="contribution_retry",
     )
+
+
+def _check_contribution(bank_id, reference, wager_count, wager_cents) -> None:
+    """Refused before any statement: the figures one round of one table can have."""
+    bank_id_checked(bank_id)
+    text_checked(reference, what=_("the round's reference"), max_length=120, code="bad_reference")
+    if not is_whole(wager_count) or not 1 <= wager_count <= MAX_WAGERS_PER_ROUND:
+        raise WrongContributionAmount(
+            _("a round has from 1 to %(max)s progressive wagers, one per seat (got %(n)s)")
+            % {"max": MAX_WAGERS_PER_ROUND, "n": shown(wager_count)}
+        )
+    if not is_whole(wager_cents) or not 1 <= wager_cents <= MAX_CENTS:
+        raise WrongContributionAmount(
+            _("a progressive wager is a whole number of cents (got %(c)s)")
+            % {"c": shown(wager_cents)}
+        )
 
 
 def _refusal(bank_id, reference, wager_count, wager_cents) -> PendingContribution | None:
@@ -190,7 +215,12 @@ def bank_reverse(*, bank_id: int, reference: str, actor, reason: str = "") -> Me
     contribution added; reversing the latest contribution restores the bank to the very state
     it had before it. Allowed on a closed bank: the void must still be recorded.
     """
-    require_role(actor, Role.DEALER, Role.SUPERVISOR)
+    # Taking money back out of the meter is a supervisor's decision (the void's approver),
+    # never the dealer's own: otherwise any dealer could reverse any round's contribution.
+    require_role(actor, Role.SUPERVISOR)
+    bank_id_checked(bank_id)
+    text_checked(reference, what=_("the round's reference"), max_length=120, code="bad_reference")
+    text_checked(reason, what=_("the reason"), max_length=500, code="bad_reason")
     with transaction.atomic():
         bank = bank_lock_and_post(bank_id)
         original = (

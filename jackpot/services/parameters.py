@@ -19,18 +19,36 @@ from jackpot.errors import (
 )
 from jackpot.models import PARAMETER_FIELDS, PPM, Bank, Hit, ParameterChange
 from jackpot.services._base import require_two_people
+from jackpot.services._checks import MAX_CENTS, is_whole, shown
 from jackpot.services.posting import bank_lock_and_post
 
 _LEVEL_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+#: The wager column is a PositiveIntegerField; no progressive wager comes near it.
+_MAX_WAGER_CENTS = 2**31 - 1
+_LABEL_LENGTH = 80
 _OPEN_STATES = (ParameterChange.State.REQUESTED, ParameterChange.State.APPROVED)
 
 
-def _whole(params: dict, name: str, *, minimum: int) -> int:
+def _whole(params: dict, name: str, *, minimum: int, maximum: int) -> int:
     value = params.get(name)
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+    # The bound is checked here, before any transaction: 2**70 as a reset amount would
+    # otherwise overflow the BigInteger columns halfway through the hit that reseeds with it.
+    if not is_whole(value) or not minimum <= value <= maximum:
         raise InvalidParameters(
-            _("%(name)s must be a whole number of at least %(min)s (got %(value)r)")
-            % {"name": name, "min": minimum, "value": value}
+            _("%(name)s must be a whole number from %(min)s to %(max)s (got %(value)s)")
+            % {"name": name, "min": minimum, "max": maximum, "value": shown(value)}
+        )
+    return value
+
+
+def _label(tier: dict, key: str, name: str) -> str:
+    value = tier.get(key)
+    if value is None or value == "":
+        return name
+    if not isinstance(value, str) or "\x00" in value or len(value) > _LABEL_LENGTH:
+        raise InvalidParameters(
+            _("the labels of level %(v)s are text of at most %(max)s characters")
+            % {"v": name, "max": _LABEL_LENGTH}
         )
     return value
 
@@ -43,10 +61,10 @@ def _levels(levels) -> list[dict]:
         if not isinstance(tier, dict):
             raise InvalidParameters(_("each level is an object with a level and a percent"))
         name = tier.get("level")
-        if not isinstance(name, str) or not _LEVEL_NAME.match(name):
+        if not isinstance(name, str) or not _LEVEL_NAME.fullmatch(name):
             raise InvalidParameters(
-                _("level names are short lowercase words like royal_flush (got %(v)r)")
-                % {"v": name}
+                _("level names are short lowercase words like royal_flush (got %(v)s)")
+                % {"v": shown(name)}
             )
         if name in seen:
             raise InvalidParameters(_("level %(v)s appears twice") % {"v": name})
@@ -60,8 +78,8 @@ def _levels(levels) -> list[dict]:
             {
                 "level": name,
                 "percent": percent,
-                "label_fr": str(tier.get("label_fr") or name),
-                "label_en": str(tier.get("label_en") or name),
+                "label_fr": _label(tier, "label_fr", name),
+                "label_en": _label(tier, "label_en", name),
             }
         )
     if sum(1 for t in clean if t["percent"] == 100) != 1:
@@ -71,16 +89,18 @@ def _levels(levels) -> list[dict]:
 
 def validate_parameters(params: dict) -> dict:
     """The full parameter set, checked and normalised; raises InvalidParameters."""
+    if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
+        raise InvalidParameters(_("the parameters are an object of named values"))
     unknown = set(params) - set(PARAMETER_FIELDS)
     if unknown:
         raise InvalidParameters(
             _("unknown parameter(s): %(names)s") % {"names": ", ".join(sorted(unknown))}
         )
     clean = {
-        "wager_cents": _whole(params, "wager_cents", minimum=1),
-        "reset_cents": _whole(params, "reset_cents", minimum=1),
-        "increment_rate_ppm": _whole(params, "increment_rate_ppm", minimum=0),
-        "hidden_rate_ppm": _whole(params, "hidden_rate_ppm", minimum=0),
+        "wager_cents": _whole(params, "wager_cents", minimum=1, maximum=_MAX_WAGER_CENTS),
+        "reset_cents": _whole(params, "reset_cents", minimum=1, maximum=MAX_CENTS),
+        "increment_rate_ppm": _whole(params, "increment_rate_ppm", minimum=0, maximum=PPM),
+        "hidden_rate_ppm": _whole(params, "hidden_rate_ppm", minimum=0, maximum=PPM),
         "cap_cents": None,
         "levels": _levels(params.get("levels")),
     }
@@ -89,7 +109,9 @@ def validate_parameters(params: dict) -> dict:
             _("the increment and hidden rates together cannot exceed 100% (1,000,000 ppm)")
         )
     if params.get("cap_cents") is not None:
-        clean["cap_cents"] = _whole(params, "cap_cents", minimum=clean["reset_cents"])
+        clean["cap_cents"] = _whole(
+            params, "cap_cents", minimum=clean["reset_cents"], maximum=MAX_CENTS
+        )
     return clean
 
 

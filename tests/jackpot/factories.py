@@ -49,16 +49,19 @@ def make_bank(*, manager=None, opened: bool = True, slug: str | None = None, **p
 
 def contribute(bank: Bank, dealer, *, ref: str, wagers: int = 1):
     """Contribute and return the ledger line it was posted as (one test thread: the call
-    always posts its own row)."""
-    pending = services.bank_contribute(
-        bank_id=bank.pk,
-        reference=ref,
-        wager_count=wagers,
-        wager_cents=bank.wager_cents,
-        actor=dealer,
-    )
+    always posts its own row). More wagers than one round has seats are spread over as many
+    rounds as needed (`ref`, `ref.2`, ...): the sub-cent carries keep the meter exact."""
+    counts = [wagers] if wagers <= 7 else [min(7, wagers - n) for n in range(0, wagers, 7)]
+    for number, count in enumerate(counts, start=1):
+        pending = services.bank_contribute(
+            bank_id=bank.pk,
+            reference=ref if number == 1 else f"{ref}.{number}",
+            wager_count=count,
+            wager_cents=bank.wager_cents,
+            actor=dealer,
+        )
+        assert pending.entry is not None, "the contribution was not posted"
     bank.refresh_from_db()
-    assert pending.entry is not None, "the contribution was not posted"
     return pending.entry
 
 

@@ -132,12 +132,14 @@ def test_only_floor_staff_contribute(bank, auditor):
         )
 
 
-def test_reversing_the_latest_contribution_restores_the_bank_exactly(db, manager, dealer):
+def test_reversing_the_latest_contribution_restores_the_bank_exactly(
+    db, manager, dealer, supervisor
+):
     bank = make_bank(manager=manager, increment_rate_ppm=123_456, hidden_rate_ppm=33_333)
     contribute(bank, dealer, ref="a")
     after_a = state(bank)
     contribute(bank, dealer, ref="b", wagers=2)
-    reversal = services.bank_reverse(bank_id=bank.pk, reference="b", actor=dealer)
+    reversal = services.bank_reverse(bank_id=bank.pk, reference="b", actor=supervisor)
     restored = state(bank)
     assert reversal.reverses.reference == "b"
     assert {k: v for k, v in restored.items() if k != "ledger_seq"} == {
@@ -146,46 +148,48 @@ def test_reversing_the_latest_contribution_restores_the_bank_exactly(db, manager
     assert restored["ledger_seq"] == after_a["ledger_seq"] + 2  # nothing erased: one more line
 
 
-def test_reversing_an_older_contribution_keeps_the_sub_cent_total_exact(db, manager, dealer):
+def test_reversing_an_older_contribution_keeps_the_sub_cent_total_exact(
+    db, manager, dealer, supervisor
+):
     # 12.5 cents a wager: a = 12 (carry .5), b = 13 (carry 0). Taking a back leaves b alone:
     # 12.5 cents = 12 cents + .5 carried, so one whole cent moves with the carry.
     bank = make_bank(manager=manager, increment_rate_ppm=125_000, hidden_rate_ppm=0)
     contribute(bank, dealer, ref="a")
     contribute(bank, dealer, ref="b")
     assert (bank.meter_cents, bank.meter_carry_ppm) == (10_025, 0)
-    reversal = services.bank_reverse(bank_id=bank.pk, reference="a", actor=dealer)
+    reversal = services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor)
     bank.refresh_from_db()
     assert (reversal.meter_delta_cents, reversal.meter_carry_delta_ppm) == (-13, 500_000)
     assert (bank.meter_cents, bank.meter_carry_ppm) == (10_012, 500_000)
     assert (bank.contributions_count, bank.wagered_cents) == (1, 100)
 
 
-def test_a_reversal_gives_back_the_overflow_share_too(db, manager, dealer):
+def test_a_reversal_gives_back_the_overflow_share_too(db, manager, dealer, supervisor):
     bank = make_bank(manager=manager, cap_cents=10_050)
     contribute(bank, dealer, ref="a", wagers=3)  # 50 to the meter, 10 to the overflow
-    services.bank_reverse(bank_id=bank.pk, reference="a", actor=dealer)
+    services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor)
     bank.refresh_from_db()
     assert (bank.meter_cents, bank.overflow_cents, bank.reserve_cents) == (10_000, 0, 0)
 
 
-def test_a_second_reversal_of_the_same_round_is_refused(bank, dealer):
+def test_a_second_reversal_of_the_same_round_is_refused(bank, dealer, supervisor):
     contribute(bank, dealer, ref="a")
-    services.bank_reverse(bank_id=bank.pk, reference="a", actor=dealer)
+    services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor)
     before = state(bank)
     with pytest.raises(AlreadyReversed):
-        services.bank_reverse(bank_id=bank.pk, reference="a", actor=dealer)
+        services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor)
     assert state(bank) == before
 
 
-def test_reversing_a_round_that_never_contributed_is_a_clear_error(bank, dealer):
+def test_reversing_a_round_that_never_contributed_is_a_clear_error(bank, dealer, supervisor):
     with pytest.raises(ContributionNotFound):
-        services.bank_reverse(bank_id=bank.pk, reference="ghost", actor=dealer)
+        services.bank_reverse(bank_id=bank.pk, reference="ghost", actor=supervisor)
 
 
 def test_a_void_on_a_closed_bank_still_reverses_its_contribution(bank, dealer, supervisor):
     contribute(bank, dealer, ref="a")
     services.bank_close(bank_id=bank.pk, actor=supervisor, reason="link fault")
-    services.bank_reverse(bank_id=bank.pk, reference="a", actor=dealer)
+    services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor)
     bank.refresh_from_db()
     assert bank.meter_cents == 10_000
 
@@ -260,7 +264,7 @@ def test_every_entry_kind_keeps_the_cached_totals_equal_to_the_ledger(
     )
     for i in range(40):
         contribute(bank, dealer, ref=f"r{i}", wagers=1 + i % 7)
-    services.bank_reverse(bank_id=bank.pk, reference="r3", actor=dealer)
+    services.bank_reverse(bank_id=bank.pk, reference="r3", actor=supervisor)
     hit(bank, dealer, level="straight_flush")
     services.bank_adjust(
         bank_id=bank.pk,
@@ -298,9 +302,9 @@ def test_the_meter_never_goes_down_except_by_hit_reversal_or_adjustment(bank, de
     assert list(decreasing) == [MeterEntry.Kind.HIT]
 
 
-def test_each_ledger_service_writes_the_audit_log(bank, dealer, manager, other_manager):
+def test_each_ledger_service_writes_the_audit_log(bank, dealer, manager, other_manager, supervisor):
     contribute(bank, dealer, ref="a")
-    services.bank_reverse(bank_id=bank.pk, reference="a", actor=dealer, reason="misdeal")
+    services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor, reason="misdeal")
     services.bank_adjust(
         bank_id=bank.pk,
         meter_after_cents=10_001,
@@ -318,7 +322,7 @@ def test_each_ledger_service_writes_the_audit_log(bank, dealer, manager, other_m
     ]
     reversal = AuditEntry.objects.get(code="jackpot.contribution.reversed")
     assert reversal.data["reason"] == "misdeal"
-    assert reversal.actor == dealer
+    assert reversal.actor == supervisor
 
 
 def test_the_feed_hears_of_a_contribution_only_after_commit(
@@ -369,10 +373,12 @@ def test_a_contribution_stays_within_its_query_budget(
         )
 
 
-def test_a_round_voided_after_a_hit_never_leaves_the_meter_below_the_reset(bank, dealer):
+def test_a_round_voided_after_a_hit_never_leaves_the_meter_below_the_reset(
+    bank, dealer, supervisor
+):
     contribute(bank, dealer, ref="a", wagers=3)  # meter 10,060, reserve 15
     hit(bank, dealer)  # pays 10,060; reseeded to 10,000 (15 from the reserve, 9,985 house)
-    services.bank_reverse(bank_id=bank.pk, reference="a", actor=dealer, reason="misdeal")
+    services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor, reason="misdeal")
     bank.refresh_from_db()
     reversal, reseed = bank.entries.order_by("-seq")[:2][::-1]
     assert (reversal.kind, reversal.meter_delta_cents, reversal.reserve_delta_cents) == (

@@ -88,9 +88,9 @@ def test_the_next_hit_posts_a_waiting_contribution_before_it_reads_the_meter(ban
     assert waiting.entry.seq < paid.entries.get(kind=MeterEntry.Kind.HIT).seq
 
 
-def test_a_contribution_still_waiting_can_be_reversed(bank, dealer):
+def test_a_contribution_still_waiting_can_be_reversed(bank, dealer, supervisor):
     queue(bank, dealer, ref="void", wagers=2)
-    reversal = services.bank_reverse(bank_id=bank.pk, reference="void", actor=dealer)
+    reversal = services.bank_reverse(bank_id=bank.pk, reference="void", actor=supervisor)
     bank.refresh_from_db()
     assert reversal.reverses.reference == "void"
     assert (bank.meter_cents, bank.reserve_cents, bank.contributions_count) == (10_000, 0, 0)

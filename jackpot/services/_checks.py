@@ -1,0 +1,67 @@
+"""What a service's arguments must look like before any row is read or written.
+
+Every refusal is a JackpotError raised before the transaction: a string where cents belong,
+a seat no table has, or an amount no column holds must never reach the database (where it
+would be a TypeError, a DataError or an overflow halfway through a hit).
+"""
+
+from django.utils.translation import gettext_lazy as _
+
+from jackpot.errors import JackpotError
+from tables.rules.settle import SEAT_NUMBERS
+
+#: The most cents any one amount may be: 10 billion in the property's currency. Far beyond any
+#: real meter, far below what a BigInteger holds even after sums of many of them.
+MAX_CENTS = 10**12
+#: The most progressive wagers one round can lock: one per seat of a table (the engine's).
+MAX_WAGERS_PER_ROUND = len(SEAT_NUMBERS)
+#: A row id, as the database stores it (BigAutoField).
+_MAX_ID = 2**63 - 1
+
+
+def is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def bank_id_checked(bank_id: object) -> int:
+    if not is_whole(bank_id) or not 1 <= bank_id <= _MAX_ID:
+        raise JackpotError(
+            _("there is no progressive bank #%(id)s") % {"id": shown(bank_id)},
+            code="bank_not_found",
+        )
+    return bank_id
+
+
+def text_checked(value: object, *, what: str, max_length: int, code: str) -> str:
+    """A text the database keeps in a column of `max_length`: a string, no NUL byte."""
+    if not isinstance(value, str) or "\x00" in value or len(value) > max_length:
+        raise JackpotError(
+            _("%(what)s must be text of at most %(max)s characters, without control bytes")
+            % {"what": what, "max": max_length},
+            code=code,
+        )
+    return value
+
+
+def cents_checked(value: object, *, what: str, code: str, minimum: int = 0) -> int:
+    if not is_whole(value) or not minimum <= value <= MAX_CENTS:
+        raise JackpotError(
+            _("%(what)s must be a whole number of cents from %(min)s to %(max)s (got %(value)s)")
+            % {"what": what, "min": minimum, "max": MAX_CENTS, "value": shown(value)},
+            code=code,
+        )
+    return value
+
+
+def shown(value: object) -> str:
+    """A refused value as the message names it: short, and safe to write whatever was given
+    (a huge int has no repr, a deeply nested list overflows one)."""
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        text = repr(value)
+    elif isinstance(value, int):
+        text = repr(value) if abs(value) < 10**30 else "a huge number"
+    elif isinstance(value, str):
+        text = repr(value[:40])
+    else:
+        text = type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
