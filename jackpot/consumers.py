@@ -12,6 +12,7 @@ latency in jackpot_bench_sockets).
 
 import asyncio
 import logging
+import re
 import time
 import weakref
 
@@ -32,6 +33,10 @@ from jackpot.feed import feed_group, localize, meter_message, server_time, snaps
 from jackpot.models import Bank
 
 logger = logging.getLogger(__name__)
+
+# A bank's code as its column stores it (a SlugField): anything else names no bank.
+_SLUG = re.compile(r"[-a-zA-Z0-9_]+")
+_SLUG_LENGTH = Bank._meta.get_field("slug").max_length
 
 CLOSE_BAD_REQUEST = 4400  # the client sent something: the feed is read-only
 CLOSE_REFUSED = live.CLOSE_REFUSED  # missing, unknown or revoked token
@@ -102,6 +107,10 @@ def display_credential(scope, bank_slug: str) -> str | None:
     return cookie or live.scope_token(scope)
 
 
+def _could_be_a_bank(slug: object) -> bool:
+    return isinstance(slug, str) and len(slug) <= _SLUG_LENGTH and _SLUG.fullmatch(slug) is not None
+
+
 def _snapshot(bank_id: int) -> dict:
     return snapshot(Bank.objects.get(pk=bank_id))
 
@@ -121,6 +130,10 @@ class DisplayFeedConsumer(AsyncJsonWebsocketConsumer):
         offered = self.scope.get("subprotocols") or []
         await self.accept(subprotocol=FEED_SUBPROTOCOL if FEED_SUBPROTOCOL in offered else None)
         slug = self.scope["url_route"]["kwargs"]["bank"]
+        if not _could_be_a_bank(slug):
+            # "demo%00" or 10,000 characters: no bank has that code, and asking the database
+            # would end in a DataError (PostgreSQL refuses NUL bytes) instead of a close.
+            return await self.close(code=CLOSE_NO_BANK)
         try:
             self.token = await database_sync_to_async(display_tokens.display_authorize)(
                 bank_slug=slug, raw_token=display_credential(self.scope, slug)

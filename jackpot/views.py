@@ -2,10 +2,12 @@
 
 import datetime as dt
 
+from django import forms
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -122,14 +124,39 @@ def displays(request):
     return render(request, "jackpot/displays.html", _displays_context(request))
 
 
+class DisplayTokenForm(forms.Form):
+    """What the manager posts. Django's CharField refuses NUL bytes; the lengths are the
+    columns', so a hostile value is a form error before it can be a DataError (a 500)."""
+
+    bank = forms.SlugField(max_length=50)
+    name = forms.CharField(max_length=DisplayToken._meta.get_field("name").max_length)
+    language = forms.ChoiceField(choices=[(code, code) for code in display_tokens.LANGUAGES])
+
+
+def _form_errors(form: forms.Form) -> str:
+    labels = {"bank": _("Bank"), "name": _("Display name"), "language": _("Language")}
+    return " ".join(
+        f"{labels.get(field, field)}: {' '.join(messages)}"
+        for field, messages in form.errors.items()
+    )
+
+
 @role_required(Role.MANAGER)
 @require_POST
 def display_issue(request):
+    form = DisplayTokenForm({"language": "fr", **request.POST.dict()})
+    if not form.is_valid():
+        return render(
+            request,
+            "jackpot/displays.html",
+            _displays_context(request, error=_form_errors(form)),
+            status=400,
+        )
     try:
         token, raw = display_tokens.display_token_issue(
-            bank_slug=request.POST.get("bank", ""),
-            name=request.POST.get("name", ""),
-            language=request.POST.get("language", "fr"),
+            bank_slug=form.cleaned_data["bank"],
+            name=form.cleaned_data["name"],
+            language=form.cleaned_data["language"],
             issued_by=request.user,
         )
     except CasinoError as exc:

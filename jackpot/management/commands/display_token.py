@@ -3,7 +3,16 @@ from django.core.management.base import BaseCommand, CommandError
 from casino.errors import CasinoError
 from casino.models import Staff
 from jackpot.display_tokens import display_token_issue, display_token_revoke
-from jackpot.models import DisplayToken
+from jackpot.models import Bank, DisplayToken
+
+
+def _check_text(what: str, value: str, *, max_length: int) -> None:
+    """An argument the database could not store is refused here, in words, not with the
+    DataError (or NUL-byte ValueError) it would become inside the transaction."""
+    if "\x00" in value:
+        raise CommandError(f"{what} must not contain a NUL byte")
+    if len(value) > max_length:
+        raise CommandError(f"{what} is {len(value)} characters long: at most {max_length}")
 
 
 class Command(BaseCommand):
@@ -22,6 +31,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, bank, name, language, revoke, by, **options):
+        _check_text("the bank", bank, max_length=Bank._meta.get_field("slug").max_length)
+        _check_text("--name", name, max_length=DisplayToken._meta.get_field("name").max_length)
+        _check_text("--by", by, max_length=Staff._meta.get_field("username").max_length)
         actor = None
         if by:
             actor = Staff.objects.filter(username=by).first()
