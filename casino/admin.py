@@ -12,6 +12,7 @@ from django.contrib import admin, messages
 from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
 from django.http import HttpResponseRedirect
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from casino import staffing
@@ -56,6 +57,10 @@ class RoleGroupAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.display(description=_("role"))
     def role_name(self, group):
         return Role(group.name).label if group.name in Role.values else group.name
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        # A role's page would say no more than its name, headed by its code name: the list.
+        return HttpResponseRedirect(reverse("admin:auth_group_changelist"))
 
 
 class ShiftInline(admin.TabularInline):
@@ -324,9 +329,44 @@ class RoleGrantAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         )
 
 
+class ShiftFilter(admin.SimpleListFilter):
+    """Shifts by their names in the reader's language ("soir"), not their stored codes."""
+
+    title = _("shift")
+    parameter_name = "shift"
+
+    def lookups(self, request, model_admin):
+        return Shift.Code.choices
+
+    def queryset(self, request, queryset):
+        if self.value() in Shift.Code.values:
+            return queryset.filter(shift=self.value())
+        return queryset
+
+
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["id", "created_at", "gaming_date", "shift", "code", "actor", "subject_type"]
-    list_filter = ["code", "gaming_date", "shift"]
+    list_display = [
+        "id",
+        "created_at",
+        "gaming_date",
+        "shift_name",
+        "code",
+        "actor",
+        "subject_type",
+    ]
+    list_filter = ["code", "gaming_date", ShiftFilter]
     search_fields = ["code", "subject_id"]
-    readonly_fields = [f.name for f in AuditEntry._meta.fields]
+    readonly_fields = [
+        "shift_name" if f.name == "shift" else f.name for f in AuditEntry._meta.fields
+    ]
+    fields = readonly_fields
+
+    @admin.display(description=_("shift"), ordering="shift")
+    def shift_name(self, entry):
+        return shift_label(entry.shift)
+
+
+def shift_label(code: str) -> str:
+    """A shift's code ("swing", stored on records) as the reader's language names it."""
+    return str(Shift.Code(code).label) if code in Shift.Code.values else (code or "-")

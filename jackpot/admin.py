@@ -14,6 +14,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
+from casino.admin import ShiftFilter, shift_label
 from casino.admin_audit import AuditedModelAdmin, ReadOnlyAdminMixin
 from casino.errors import CasinoError
 from casino.money import money
@@ -90,6 +91,13 @@ def _readable(field):
             return money(value) if value is not None else "-"
 
         return amount
+    if field.name == "shift":
+
+        @admin.display(description=field.verbose_name)
+        def shift(obj):
+            return shift_label(obj.shift)
+
+        return shift
     return field.name
 
 
@@ -540,7 +548,7 @@ class MeterReadingAdmin(ReadOnlyAdmin):
         "hits_count",
         "paid_total",
     )
-    list_filter = ("bank", "reason", "gaming_date", "shift")
+    list_filter = ("bank", "reason", "gaming_date", ShiftFilter)
 
     meter = _money_column("meter_cents", _("meter"))
     reserve = _money_column("reserve_cents", _("reserve"))

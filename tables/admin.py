@@ -98,10 +98,9 @@ class AmountsShownMixin:
         return self._shown(super().get_fields(request, obj), request, obj)
 
     def get_readonly_fields(self, request, obj=None):
-        names = list(super().get_readonly_fields(request, obj))
-        if obj is not None and not self.has_change_permission(request, obj):
-            names += [f for f in super().get_fields(request, obj) if f not in names]
-        return self._shown(names, request, obj)
+        # A reader's whole page is read-only already (the admin excludes every field from
+        # their form): get_fields shows their amounts.
+        return self._shown(list(super().get_readonly_fields(request, obj)), request, obj)
 
 
 class VersionedAdmin(AuditedModelAdmin):
