@@ -21,9 +21,11 @@ from django.utils.translation import gettext as _
 from casino.audit import audit
 from casino.clock import current_property, stamp
 from casino.duties import require_independent
+from casino.live import after_commit
 from casino.models import Staff
 from casino.pins import pin_verify
 from casino.roles import Role
+from tables.accounting import events
 from tables.accounting.errors import AccountingRefused
 from tables.accounting.models import ChipDenomination, ChipSlip, Drop, Inventory, SlipSeries
 from tables.models import Table
@@ -32,6 +34,14 @@ from tables.services._base import get_locked, require_role
 SLIP_REQUESTERS = (Role.DEALER, Role.SUPERVISOR)
 SLIP_VOIDERS = (Role.SUPERVISOR, Role.MANAGER)
 INVENTORY_RECORDERS = (Role.DEALER, Role.SUPERVISOR)
+
+
+def _counted_win_changed(table_id: int, gaming_date) -> None:
+    after_commit(
+        lambda: events.counted_win_changed.send(
+            sender=Table, table_id=table_id, gaming_date=gaming_date
+        )
+    )
 
 
 def _count(counts: dict) -> tuple[dict[str, int], int]:
@@ -150,6 +160,7 @@ def inventory_record(
                 "discrepancy_cents": inventory.discrepancy_cents,
             },
         )
+        _counted_win_changed(inventory.table_id, inventory.gaming_date)
     return inventory
 
 
@@ -240,6 +251,7 @@ def slip_approve(*, slip_id: int, actor: Staff, supervisor_pin: dict) -> ChipSli
             subject=slip,
             data={"number": slip.reference, "recorded_by": actor.pk},
         )
+        _counted_win_changed(slip.table_id, slip.gaming_date)
     return slip
 
 
@@ -262,6 +274,7 @@ def slip_void(*, slip_id: int, voided_by: Staff, reason: str) -> ChipSlip:
             subject=slip,
             data={"number": slip.reference, "was": was, "reason": slip.void_reason},
         )
+        _counted_win_changed(slip.table_id, slip.gaming_date)
     return slip
 
 
@@ -299,6 +312,7 @@ def _drop_save(
             "after": {"cash": cash_cents, "markers": markers_cents},
         },
     )
+    _counted_win_changed(table.pk, gaming_date)
     return drop
 
 

@@ -63,6 +63,7 @@ SEVERITY = {
     Kind.PIN_LOCKED: Severity.WARNING,
     Kind.SIGNIN_THROTTLED: Severity.WARNING,
     Kind.MANY_VOIDS: Severity.WARNING,
+    Kind.VARIANCE: Severity.CRITICAL,
 }
 
 
@@ -265,6 +266,7 @@ TITLES = {
     Kind.PIN_LOCKED: gettext_lazy("PIN locked: %(name)s"),
     Kind.SIGNIN_THROTTLED: gettext_lazy("Sign-in attempts slowed down"),
     Kind.MANY_VOIDS: gettext_lazy("Many voids by %(dealer)s"),
+    Kind.VARIANCE: gettext_lazy("Counted and computed win differ at %(table)s"),
 }
 
 DETAILS = {
@@ -300,6 +302,11 @@ DETAILS = {
     Kind.MANY_VOIDS: gettext_lazy(
         "%(count)s rounds voided this shift (%(shift)s, %(gaming_date)s); alert from %(limit)s."
     ),
+    Kind.VARIANCE: gettext_lazy(
+        "Gaming day %(gaming_date)s: counted win %(counted)s, computed win %(computed)s, a "
+        "variance of %(variance)s (alert beyond %(threshold)s): look for a mispay, a missing "
+        "fill or credit slip, or chips gone from the tray."
+    ),
 }
 
 # The bank's totals a reconciliation compares (jackpot.services.readings), in words.
@@ -333,7 +340,7 @@ def _worded_params(alert: Alert, zone) -> dict:
     p = dict(alert.params)
     words = {k: ("" if v is None else v) for k, v in p.items()}
     words.setdefault("table", alert.table.name if alert.table else "")
-    for name in ("amount", "threshold"):
+    for name in ("amount", "threshold", "counted", "computed", "variance"):
         if f"{name}_cents" in p:
             words[name] = _amount(p[f"{name}_cents"])
     for name in ("since", "due", "until"):
@@ -489,6 +496,31 @@ def void_request_alert_raise(*, round_id: int) -> Alert | None:
             "round": round_.number,
             "dealer": str(declared.actor),
             "reason": (round_.state or {}).get("pending_void") or declared.data.get("irregularity"),
+        },
+    )
+
+
+def variance_alert_raise(*, table_id: int, gaming_date: dt.date) -> Alert | None:
+    """The table's counted win of the day (drop, tray counts, slips) against the win the
+    engine settled: beyond the accounting's threshold, a mispay, a missing slip or chips
+    walking away. One alert per table and gaming day; None while the drop is not counted or
+    the variance is within the threshold."""
+    from tables.accounting.reports import variance_alert_cents
+    from tables.accounting.selectors import table_variances
+
+    row = next((r for r in table_variances(gaming_date) if r.key == table_id), None)
+    if row is None or not row.alert:
+        return None
+    return alert_raise(
+        kind=Kind.VARIANCE,
+        key=f"variance:{table_id}:{gaming_date.isoformat()}",
+        table=Table.objects.get(pk=table_id),
+        params={
+            "gaming_date": gaming_date.isoformat(),
+            "counted_cents": row.counted_win,
+            "computed_cents": row.computed_win,
+            "variance_cents": row.variance,
+            "threshold_cents": variance_alert_cents(),
         },
     )
 

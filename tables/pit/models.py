@@ -32,6 +32,7 @@ class Alert(models.Model):
         PIN_LOCKED = "pin_locked", _("PIN locked")
         SIGNIN_THROTTLED = "signin_throttled", _("sign-in throttled")
         MANY_VOIDS = "many_voids", _("many voids")
+        VARIANCE = "variance", _("win variance")
 
     class Severity(models.TextChoices):
         INFO = "info", _("information")

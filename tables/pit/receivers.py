@@ -13,6 +13,7 @@ from django.dispatch import receiver
 from casino import events as casino_events
 from jackpot import events as jackpot_events
 from tables import events as tables_events
+from tables.accounting import events as accounting_events
 from tables.pit import alerts
 
 log = logging.getLogger("tables.pit.alerts")
@@ -83,3 +84,9 @@ def on_pin_locked(*, staff_id, **kwargs):
 @_logged
 def on_signin_throttled(*, source, attempts, **kwargs):
     alerts.signin_throttled_raise(source=source, attempts=attempts)
+
+
+@receiver(accounting_events.counted_win_changed, dispatch_uid="pit.alerts.counted_win_changed")
+@_logged
+def on_counted_win_changed(*, table_id, gaming_date, **kwargs):
+    alerts.variance_alert_raise(table_id=table_id, gaming_date=gaming_date)

@@ -460,7 +460,9 @@ ENGLISH = {
     "many", "wrong", "until", "can", "unlock", "sign", "in", "attempts", "slowed", "down",
     "someone", "may", "be", "guessing", "voids", "voided", "this", "shift", "alert", "big",
     "progressive", "verifies", "another", "one", "pays", "of", "an", "irregularity",
-    "supervisor", "royal", "is", "day", "swing", "grave", "card", "exposed",
+    "supervisor", "royal", "is", "day", "swing", "grave", "card", "exposed", "counted",
+    "computed", "differ", "gaming", "variance", "beyond", "mispay", "missing", "fill", "credit",
+    "slip", "or", "chips", "gone", "tray", "look",
 }  # fmt: skip
 
 
@@ -484,6 +486,9 @@ def one_of_each_kind(table, dealer) -> list[Alert]:
         Kind.SIGNIN_THROTTLED: {"source": "10.0.0.9", "attempts": 12},
         Kind.MANY_VOIDS: {"dealer": "Dupont", "count": 3, "limit": 3, "shift": "swing",
                           "gaming_date": "2026-12-01"},
+        Kind.VARIANCE: {"gaming_date": "2026-12-01", "counted_cents": 250_000,
+                        "computed_cents": 120_000, "variance_cents": 130_000,
+                        "threshold_cents": 10_000},
     }  # fmt: skip
     assert set(made) == set(Kind)
     return [
