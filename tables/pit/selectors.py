@@ -302,3 +302,16 @@ def recall(table_id: int, *, limit: int = 10) -> list[dict]:
 
 def _parse(text: str | None) -> dt.datetime | None:
     return dt.datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None
+
+
+def last_tray_count(table_id: int):
+    """The table's last opener or closer (table accounting), or None: the pit shows whether
+    the tray was counted before opening and after closing."""
+    from tables.accounting.models import Inventory
+
+    return (
+        Inventory.objects.filter(table_id=table_id)
+        .select_related("dealer", "supervisor")
+        .order_by("-counted_at", "-pk")
+        .first()
+    )

@@ -145,6 +145,7 @@ def table(request, table_id: int):
             "dealers": selectors.dealers_to_assign(),
             "versions": selectors.ruleset_versions(table),
             "assignment": selectors.current_assignment_of(table.pk),
+            "tray": selectors.last_tray_count(table.pk),
         },
     )
 

@@ -287,3 +287,27 @@ def test_each_read_of_the_dashboard_keeps_its_query_budget_as_the_floor_grows(
     many = queries_of(client, path)
     assert many == few, f"{path}: {few} queries with 1 table, {many} with 6"
     assert many <= BUDGETS[path], f"{path}: {many} queries, budget {BUDGETS[path]}"
+
+
+def test_the_table_page_says_whether_the_tray_was_counted(felt, supervisor, casino_property):
+    from tables.accounting import services as accounting
+    from tests.tables.accounting.conftest import pin
+
+    client = client_of(supervisor)
+    assert (
+        "No tray count for this table yet."
+        in client.get(f"/pit/tables/{felt.table.pk}/").content.decode()
+    )
+    from tables.accounting.models import ChipDenomination
+
+    ChipDenomination.objects.create(property=casino_property, value_cents=10_000)
+    accounting.inventory_record(
+        table_id=felt.table.pk,
+        kind="opener",
+        counts={"10000": 40},
+        recorded_by=supervisor,
+        dealer_pin=pin(felt.dealer),
+        supervisor_pin=pin(supervisor),
+    )
+    html = client.get(f"/pit/tables/{felt.table.pk}/").content.decode()
+    assert "Last tray count: opener of" in html and "/reports/chips/" in html
