@@ -5,6 +5,7 @@ worded in the signed-in person's language. Every view names the roles it admits.
 """
 
 import json
+import math
 from functools import wraps
 
 from django.contrib.auth import logout
@@ -33,6 +34,12 @@ def answers_json(view):
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         try:
+            for name, what in (("table_id", _("table")), ("round_id", _("round"))):
+                # The address's digits may be any number of them; no row has such an id, and
+                # the database would refuse to compare it (a DataError, a 500).
+                digits = str(kwargs.get(name, ""))
+                if len(digits) > 15 or not digits.isascii():
+                    raise _not_found(what, digits[:15] + "...")
             return view(request, *args, **kwargs)
         except CasinoError as exc:
             return JsonResponse(exc.as_json(), status=exc.http_status)
@@ -40,14 +47,83 @@ def answers_json(view):
     return wrapper
 
 
+#: Bodies are a few levels deep (a correction's round is the deepest, about 6): far deeper is
+#: hostile, and json.loads recurses once per level (RecursionError, a 500, at about 1,000).
+MAX_DEPTH = 32
+#: The largest integer a JSON client can say exactly (JavaScript's Number.MAX_SAFE_INTEGER);
+#: nothing in a round (cents, seats, seqs, ids) comes near it, every column holds it.
+MAX_INTEGER = 2**53 - 1
+
+
+def _refuse_constant(name: str):
+    raise ValueError(name)  # NaN, Infinity: not numbers a round has
+
+
 def _body(request) -> dict:
+    """The request's JSON object, checked as a whole before any service sees it: not JSON,
+    not an object, nested too deep, a NUL byte in a text or a key, an integer beyond
+    MAX_INTEGER or a float that is not finite are each refused with their code, nothing
+    changed."""
     try:
-        body = json.loads(request.body or b"{}")
+        body = json.loads(request.body or b"{}", parse_constant=_refuse_constant)
+    except RecursionError:
+        raise _too_deep() from None
     except (ValueError, UnicodeDecodeError):
         raise RoundRefused(_("The request body is not JSON."), code="bad_json") from None
     if not isinstance(body, dict):
         raise RoundRefused(_("The request body must be a JSON object."), code="bad_json")
+    _check_values(body)
     return body
+
+
+def _too_deep() -> RoundRefused:
+    return RoundRefused(
+        _("The request body is nested more than %(depth)s levels deep.") % {"depth": MAX_DEPTH},
+        code="bad_json",
+    )
+
+
+def _check_values(body: dict) -> None:
+    pending: list[tuple[object, int, str]] = [(body, 1, "")]
+    while pending:  # iterative: checking a deep body must not overflow the stack itself
+        value, depth, path = pending.pop()
+        if depth > MAX_DEPTH:
+            raise _too_deep()
+        if isinstance(value, dict):
+            for key, child in value.items():
+                where = f"{path}.{key}" if path else key
+                if "\x00" in key:
+                    raise _nul(path or "body")
+                pending.append((child, depth + 1, where))
+        elif isinstance(value, list):
+            pending.extend((child, depth + 1, f"{path}[{i}]") for i, child in enumerate(value))
+        elif isinstance(value, str):
+            if "\x00" in value:
+                raise _nul(path)
+        elif isinstance(value, bool) or value is None:
+            continue
+        elif isinstance(value, int):
+            if not -MAX_INTEGER <= value <= MAX_INTEGER:
+                raise RoundRefused(
+                    _("%(field)s is too large a number (at most %(max)s).")
+                    % {"field": path, "max": MAX_INTEGER},
+                    code="bad_number",
+                    field=path,
+                )
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise RoundRefused(
+                _("%(field)s is not a finite number.") % {"field": path},
+                code="bad_number",
+                field=path,
+            )
+
+
+def _nul(path: str) -> RoundRefused:
+    return RoundRefused(
+        _("%(field)s contains a NUL byte, which no text may hold.") % {"field": path},
+        code="bad_text",
+        field=path,
+    )
 
 
 def _written(written: services.Written) -> JsonResponse:
