@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from casino import clock
 
-# The pages that print times for people: the admin, the display tokens, sign-in and PIN locks.
-PREFIXES = ("/admin/", "/jackpot/displays/", "/login/", "/staff/locked-pins/")
+# The pages that print times for people: the admin, the display tokens, the PIN locks.
+PREFIXES = ("/admin/", "/jackpot/displays/", "/staff/locked-pins/")
 
 
 def property_zone() -> zoneinfo.ZoneInfo | None:
@@ -31,7 +31,9 @@ class PropertyTimeZoneMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        zone = property_zone() if request.path.startswith(PREFIXES) else None
+        user = getattr(request, "user", None)
+        signed_in = user is not None and user.is_authenticated
+        zone = property_zone() if signed_in and request.path.startswith(PREFIXES) else None
         if zone is None:
             return self.get_response(request)
         timezone.activate(zone)
