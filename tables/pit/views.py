@@ -25,7 +25,8 @@ from tables.services.rounds import round_void
 
 def _back(request, default: str):
     target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
+    # A path on this site only: redirect() takes "0" or "1234" for a URL name (NoReverseMatch).
+    if target.startswith("/") and url_has_allowed_host_and_scheme(target, {request.get_host()}):
         return redirect(target)
     return redirect(default)
 
