@@ -220,7 +220,9 @@ def _grant_probe(grant_id) -> RoleGrant:
 
 
 def _grant_for_update(grant_id, *, verb: str) -> RoleGrant:
-    grant = RoleGrant.objects.select_for_update().select_related("staff").get(pk=grant_id)
+    grant = (
+        RoleGrant.objects.select_for_update(no_key=True).select_related("staff").get(pk=grant_id)
+    )
     if grant.state != RoleGrant.State.REQUESTED:
         raise IllegalTransition(
             _("Role grant #%(id)s is %(state)s: it cannot be %(verb)s.")

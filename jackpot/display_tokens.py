@@ -127,7 +127,7 @@ def display_token_revoke(*, token_id: int, revoked_by=None) -> DisplayToken:
     if revoked_by is not None:
         require_role(revoked_by, Role.MANAGER)
     with transaction.atomic():
-        token = DisplayToken.objects.select_for_update().filter(pk=token_id).first()
+        token = DisplayToken.objects.select_for_update(no_key=True).filter(pk=token_id).first()
         if token is None:
             raise DisplayTokenNotFound(str(_("This display token does not exist.")))
         if token.revoked_at is not None:

@@ -173,7 +173,7 @@ def _hit_for_update(hit_id: int) -> Hit:
     if bank_id is None:
         raise HitNotFound(_("there is no progressive hit #%(id)s") % {"id": hit_id})
     bank = bank_lock_and_post(bank_id)  # bank first, then the hit: one lock order everywhere
-    hit = Hit.objects.select_for_update().get(pk=hit_id)
+    hit = Hit.objects.select_for_update(no_key=True).get(pk=hit_id)
     hit.bank = bank
     return hit
 

@@ -128,7 +128,7 @@ def _change_for_update(change_id: int) -> tuple[Bank, ParameterChange]:
     if bank_id is None:
         raise ParameterChangeNotFound(_("there is no parameter change #%(id)s") % {"id": change_id})
     bank = bank_lock_and_post(bank_id)  # always bank first, then the change: one lock order
-    change = ParameterChange.objects.select_for_update().get(pk=change_id)
+    change = ParameterChange.objects.select_for_update(no_key=True).get(pk=change_id)
     return bank, change
 
 
@@ -138,7 +138,7 @@ def apply_pending_change(bank: Bank, *, actor=None, hit: Hit | None = None, stri
     Outside a hit, a new cap below the meter cannot apply: `strict` raises, otherwise the
     change keeps waiting for the next top-level hit."""
     change = (
-        ParameterChange.objects.select_for_update()
+        ParameterChange.objects.select_for_update(no_key=True)
         .filter(bank=bank, state=ParameterChange.State.APPROVED)
         .order_by("approved_at", "pk")
         .first()

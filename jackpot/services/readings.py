@@ -164,7 +164,9 @@ def alert_resolve(*, alert_id: int, manager, note: str) -> ReconciliationAlert:
     if not note or not note.strip():
         raise JackpotError(_("say how the difference was resolved"), code="invalid_resolution")
     with transaction.atomic():
-        alert = ReconciliationAlert.objects.select_for_update().filter(pk=alert_id).first()
+        alert = (
+            ReconciliationAlert.objects.select_for_update(no_key=True).filter(pk=alert_id).first()
+        )
         if alert is None or alert.resolved_at is not None:
             raise JackpotError(
                 _("alert #%(id)s does not exist or is already resolved") % {"id": alert_id},

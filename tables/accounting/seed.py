@@ -304,7 +304,7 @@ def _seed_chips(
     opened_at, closed_at = start + dt.timedelta(minutes=30), end - dt.timedelta(minutes=30)
     inventories, slips, drops = [], [], []
     year = gaming_date.year
-    series, _ = SlipSeries.objects.select_for_update().get_or_create(gaming_year=year)
+    series, _ = SlipSeries.objects.select_for_update(no_key=True).get_or_create(gaming_year=year)
     smallest = chips[-1]
     for table in tables:
         opener = last_closer[table.pk]

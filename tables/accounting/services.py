@@ -175,7 +175,7 @@ def _next_number(gaming_year: int) -> int:
             SlipSeries.objects.get_or_create(gaming_year=gaming_year)
     except IntegrityError:  # created meanwhile by another request
         pass
-    series = SlipSeries.objects.select_for_update().get(gaming_year=gaming_year)
+    series = SlipSeries.objects.select_for_update(no_key=True).get(gaming_year=gaming_year)
     series.last_number += 1
     series.save(update_fields=["last_number"])
     return series.last_number
@@ -290,7 +290,7 @@ def _drop_save(
                 _("The drop is a whole number of cents, zero or more."), code="bad_amount"
             )
     drop = (
-        Drop.objects.select_for_update()
+        Drop.objects.select_for_update(no_key=True)
         .filter(table=table, gaming_date=gaming_date, shift=shift)
         .first()
     )

@@ -184,7 +184,7 @@ def alert_acknowledge(*, alert_id: int, staff: Staff, note: str) -> Alert:
         )
     with transaction.atomic():
         alert = (
-            Alert.objects.select_for_update(of=("self",))
+            Alert.objects.select_for_update(of=("self",), no_key=True)
             .select_related("acknowledged_by")
             .filter(pk=alert_id)
             .first()

@@ -74,7 +74,7 @@ def device_bind(
     try:
         with transaction.atomic():
             previous = (
-                DeviceBinding.objects.select_for_update()
+                DeviceBinding.objects.select_for_update(no_key=True)
                 .filter(token_hash=token_hash(replaces), revoked_at__isnull=True)
                 .first()
                 if replaces
@@ -113,7 +113,7 @@ def device_revoke(*, binding_id: int, supervisor: Staff) -> DeviceBinding:
     with transaction.atomic():
         try:
             binding = (
-                DeviceBinding.objects.select_for_update(of=("self",))
+                DeviceBinding.objects.select_for_update(of=("self",), no_key=True)
                 .select_related("table")
                 .filter(pk=binding_id)
                 .first()

@@ -286,7 +286,10 @@ def dealer_rotate(
         # take it in the order they got the lock, never with a start before the other's.
         at = at or timezone.now()
         outgoing = (
-            DealerAssignment.objects.select_for_update().covering(at).filter(table=table).first()
+            DealerAssignment.objects.select_for_update(no_key=True)
+            .covering(at)
+            .filter(table=table)
+            .first()
         )
         if not has_role(dealer, Role.DEALER):
             raise AssignmentRefused(
@@ -297,7 +300,10 @@ def dealer_rotate(
                 _("%(dealer)s is already dealing %(table)s.") % {"dealer": dealer, "table": table}
             )
         left = (
-            DealerAssignment.objects.select_for_update().covering(at).filter(dealer=dealer).first()
+            DealerAssignment.objects.select_for_update(no_key=True)
+            .covering(at)
+            .filter(dealer=dealer)
+            .first()
         )
         ended = [a for a in (outgoing, left) if a is not None]
         for assignment in ended:

@@ -185,7 +185,7 @@ def _round(round_id, *, for_update: bool = False) -> Round:
     """The round, locked until commit when `for_update`; NotFound when there is none."""
     rounds = Round.objects.select_related("table", "dealer")
     if for_update:
-        rounds = rounds.select_for_update(of=("self",))
+        rounds = rounds.select_for_update(of=("self",), no_key=True)
     try:
         return rounds.get(pk=round_id)
     except (Round.DoesNotExist, ValueError, TypeError):
@@ -260,7 +260,7 @@ def round_open(*, table_id: int, dealer: Staff, key: str) -> Written:
     with transaction.atomic():
         try:
             table = (
-                Table.objects.select_for_update(of=("self",))
+                Table.objects.select_for_update(of=("self",), no_key=True)
                 .select_related("ruleset")
                 .get(pk=table_id)
             )
