@@ -161,3 +161,19 @@ def test_every_admin_page_speaks_only_its_readers_language(client, demo_floor, l
                     found.setdefault(url, set()).add(text.strip())
     assert opened > 60  # every reader opened their pages
     assert found == {}, "\n".join(f"{url}: {sorted(texts)}" for url, texts in sorted(found.items()))
+
+
+# The catalogues whose French has been set in the no-break space before « : »; tables/pit and
+# tables/accounting were being edited by others at the time (see the README's note).
+SPACED = ("casino", "jackpot", "tables")
+_BARE_COLON = re.compile(r"(?<=[^\s\u00a0\u202f]) :(?=\s|$)")
+
+
+@pytest.mark.parametrize("app", SPACED)
+def test_french_puts_a_no_break_space_before_a_colon(app):
+    po = polib.pofile(str(ROOT / app / "locale/fr/LC_MESSAGES/django.po"))
+    texts = [e.msgstr for e in po if e.msgstr] + [
+        s for e in po if e.msgid_plural for s in e.msgstr_plural.values()
+    ]
+    assert len(texts) > 10
+    assert [t for t in texts if _BARE_COLON.search(t)] == []

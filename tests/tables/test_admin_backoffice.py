@@ -80,3 +80,11 @@ def test_a_second_open_assignment_is_refused_in_words_not_by_constraint_name(
     assert "one_open_per_dealer" not in page and "contrainte" not in page.lower()
     assert "Ce croupier a déjà une affectation sans fin" in page
     assert Table.objects.count() == 2
+
+
+def test_a_negative_amount_is_refused_as_an_amount(client, admin_manager, standard_rules):
+    from tables.admin import RuleSetForm
+
+    form = RuleSetForm(data={"envy_min_wager_cents": "-1"}, instance=standard_rules)
+    assert not form.is_valid()
+    assert form.errors["envy_min_wager_cents"] == ["Saisissez un montant comme 5 000,00."]

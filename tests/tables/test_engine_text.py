@@ -157,26 +157,30 @@ def test_a_refusal_reads_in_french_without_english_and_in_english_as_the_engine_
         ),
         (
             "illegal_play",
-            "place 1 : 2x n’est pas une mise Play autorisée au pré-flop (possible : 3x ou 4x)",
+            "place 1\u00a0: 2x n’est pas une mise Play autorisée au pré-flop (possible\u00a0: 3x ou 4x)",
             "multiple",
         ),
         (
             "illegal_action",
-            "place 2 : « se coucher » n’est pas possible au pré-flop (possible : checker, miser 3x, miser 4x)",
+            "place 2\u00a0: « se coucher » n’est pas possible au pré-flop (possible\u00a0: checker, miser 3x, miser 4x)",
             "action",
         ),
         (
             "wrong_stage",
-            "une décision n’est pas possible à l’étape prise des mises (seulement : pré-flop, flop, river)",
+            "une décision n’est pas possible à l’étape prise des mises (seulement\u00a0: pré-flop, flop, river)",
             None,
         ),
         (
             "void_pending",
-            "une annulation (carte en double) attend un superviseur : approuvez-la ou refusez-la d’abord",
+            "une annulation (carte en double) attend un superviseur\u00a0: approuvez-la ou refusez-la d’abord",
             None,
         ),
         ("cards_missing", "il reste des cartes à saisir pour la place 2", None),
-        ("ante_blind_mismatch", "place 3 : la Blind (90) doit être égale à l’Ante (100)", "blind"),
+        (
+            "ante_blind_mismatch",
+            "place 3\u00a0: la Blind (90) doit être égale à l’Ante (100)",
+            "blind",
+        ),
     ],
 )
 def test_the_french_sentence_and_the_field_it_names(code, french, field):
@@ -194,6 +198,6 @@ def test_an_input_error_keeps_its_path_in_front_of_the_french():
         parse_rules({"trips_paytable": {"flush": "7x1"}})
     with translation.override("fr"):
         assert engine_message(refused.value) == (
-            'rules.trips_paytable.flush : "7x1" n’est pas une cote N:M'
+            'rules.trips_paytable.flush\u00a0: "7x1" n’est pas une cote N:M'
         )
     assert engine_field(refused.value) == "rules.trips_paytable.flush"

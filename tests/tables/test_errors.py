@@ -55,7 +55,7 @@ def test_an_unknown_table_is_a_tables_error_in_french(supervisor, casino_propert
     with translation.override("fr"), pytest.raises(TablesError) as refused:
         services.table_open(table_id=999_999, supervisor=supervisor)
     assert refused.value.code == "not_found"
-    assert refused.value.message == "Introuvable : table n° 999999."
+    assert refused.value.message == "Introuvable\u00a0: table n° 999999."
 
 
 def test_opening_an_open_table_says_so_in_french(open_table, supervisor):
@@ -67,7 +67,7 @@ def test_opening_an_open_table_says_so_in_french(open_table, supervisor):
 def test_an_unknown_rule_set_field_is_refused_in_french(manager):
     with translation.override("fr"), pytest.raises(TablesError) as refused:
         services.ruleset_create(manager=manager, name="Maison", trip_paytable_id=1)
-    assert refused.value.message == "Champs de règles du jeu inconnus : trip_paytable_id."
+    assert refused.value.message == "Champs de règles du jeu inconnus\u00a0: trip_paytable_id."
 
 
 def test_an_assignment_s_start_is_shown_on_the_property_s_clock(
@@ -81,7 +81,7 @@ def test_an_assignment_s_start_is_shown_on_the_property_s_clock(
             assignment_id=assignment.pk, supervisor=supervisor, at=NINE - dt.timedelta(hours=1)
         )
     assert refused.value.message == (
-        f"{dealer} @ UTH 1 commence le 2026-11-29 10:00 : elle ne peut pas finir avant."
+        f"{dealer} @ UTH 1 commence le 2026-11-29 10:00\u00a0: elle ne peut pas finir avant."
     )
 
 

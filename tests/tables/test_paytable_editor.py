@@ -326,6 +326,6 @@ def test_an_auditor_reads_the_rows_and_the_math_without_editing(client, auditor,
 def test_the_live_math_panel_says_what_the_engine_refuses_and_warns_of(client, admin_manager):
     url = reverse("admin:tables_paytable_math")
     page = client.post(url, rows({**PLAYER_EDGE, "flush": "0:1"}, name="x")).content.decode()
-    assert 'data-code="pays_nothing"' in page and "Refusé :" in page
+    assert 'data-code="pays_nothing"' in page and "Refusé\u00a0:" in page
     page = client.post(url, rows(PLAYER_EDGE, name="x")).content.decode()
-    assert 'data-code="player_edge"' in page and "À confirmer :" in page
+    assert 'data-code="player_edge"' in page and "À confirmer\u00a0:" in page

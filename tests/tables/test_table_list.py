@@ -44,7 +44,7 @@ def test_the_list_reads_in_french(client, demo_floor):
     assert "Croupier" in html
     assert "ouverte" in html and "fermée" in html
     assert "4x uniquement" in html
-    assert "Table de paiement Trips : Trips C" in html
+    assert "Table de paiement Trips\u00a0: Trips C" in html
     assert "10,00\u00a0€" in html  # UTH 1's minimum, 1,000 cents
     assert "500,00\u00a0€" in html  # UTH 2's maximum, 50,000 cents
     assert "Camille Croupier" in html

@@ -59,7 +59,8 @@ def _engine_message(rules: dict) -> str:
         ("payout_unit_cents", "0", 0),
         ("progressive_wager_cents", "0", 0),
         ("max_payout_cents", "0", 0),
-        ("envy_min_wager_cents", "-1", -1),
+        # A negative amount ("-1") is refused by the amount field itself, before the engine
+        # (tests/tables/test_admin_backoffice.py).
         ("preflop_multiples", "3", 3),
         ("preflop_multiples", "[4, 4]", [4, 4]),
         ("preflop_multiples", "[0]", [0]),
@@ -317,7 +318,7 @@ def test_an_open_table_keeps_its_bank_until_it_closes(manager, supervisor, pit, 
     with pytest.raises(IllegalTransition) as refused:
         services.table_configure(table_id=open_table.pk, manager=manager, bank_id=bank.pk)
     assert refused.value.message == (
-        "UTH 1 est ouverte : fermez-la d’abord pour changer ceci : jackpot progressif."
+        "UTH 1 est ouverte\u00a0: fermez-la d’abord pour changer ceci\u00a0: jackpot progressif."
     )
     form = _admin_form(
         TableAdmin,
