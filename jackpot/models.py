@@ -7,8 +7,11 @@ task recomputes them from the ledger and raises an alert on any difference.
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from casino.money import money
 from jackpot.errors import HitIllegalTransition
 
 PPM = 1_000_000  # rates are parts per million: 250_000 ppm = 25 %
@@ -214,7 +217,13 @@ class MeterEntry(AppendOnlyModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.bank.slug}#{self.seq} {self.kind} {self.meter_delta_cents:+d}"
+        sign = "+" if self.meter_delta_cents > 0 else ""
+        return gettext("%(bank)s, line %(seq)s: %(kind)s %(delta)s") % {
+            "bank": self.bank.name,
+            "seq": self.seq,
+            "kind": self.get_kind_display(),
+            "delta": sign + money(self.meter_delta_cents),
+        }
 
 
 class PendingContribution(models.Model):
@@ -360,7 +369,11 @@ class Hit(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.bank.slug} hit #{self.order} {self.level} {self.amount_cents}"
+        return gettext("%(bank)s, hit no. %(order)s: %(amount)s") % {
+            "bank": self.bank.name,
+            "order": self.order,
+            "amount": money(self.amount_cents),
+        }
 
     def transition(self, *, to: str) -> None:
         if to not in self.ALLOWED.get(self.state, set()):
@@ -438,7 +451,11 @@ class ParameterChange(models.Model):
         ordering = ["-requested_at"]
 
     def __str__(self) -> str:
-        return f"{self.bank.slug} change #{self.pk} {self.state}"
+        return gettext("%(bank)s, parameter change no. %(id)s (%(state)s)") % {
+            "bank": self.bank.name,
+            "id": self.pk,
+            "state": self.get_state_display(),
+        }
 
 
 class MeterReading(AppendOnlyModel):
@@ -476,7 +493,11 @@ class MeterReading(AppendOnlyModel):
         ordering = ["-taken_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"{self.bank.slug} reading {self.taken_at:%Y-%m-%d %H:%M} {self.meter_cents}"
+        return gettext("%(bank)s, reading of %(time)s: %(meter)s") % {
+            "bank": self.bank.name,
+            "time": f"{timezone.localtime(self.taken_at):%Y-%m-%d %H:%M}",
+            "meter": money(self.meter_cents),
+        }
 
 
 class ReconciliationAlert(models.Model):
@@ -504,7 +525,12 @@ class ReconciliationAlert(models.Model):
         ordering = ["-detected_at"]
 
     def __str__(self) -> str:
-        return f"{self.bank.slug} {self.field}: ledger {self.ledger_value} != cached {self.cached_value}"
+        return gettext("%(bank)s, %(field)s: %(ledger)s in the ledger, %(cached)s on the bank") % {
+            "bank": self.bank.name,
+            "field": self.field,
+            "ledger": self.ledger_value,
+            "cached": self.cached_value,
+        }
 
 
 class DisplayToken(models.Model):
@@ -571,4 +597,7 @@ class DisplayConnection(models.Model):
         verbose_name_plural = _("connected displays")
 
     def __str__(self) -> str:
-        return f"{self.token} since {self.connected_at:%H:%M:%S}"
+        return gettext("%(token)s since %(time)s") % {
+            "token": self.token,
+            "time": f"{timezone.localtime(self.connected_at):%H:%M:%S}",
+        }
