@@ -8,13 +8,15 @@ would be a TypeError, a DataError or an overflow halfway through a hit).
 from django.utils.translation import gettext_lazy as _
 
 from jackpot.errors import JackpotError
-from tables.rules.settle import SEAT_NUMBERS
 
 #: The most cents any one amount may be: 10 billion in the property's currency. Far beyond any
 #: real meter, far below what a BigInteger holds even after sums of many of them.
 MAX_CENTS = 10**12
-#: The most progressive wagers one round can lock: one per seat of a table (the engine's).
-MAX_WAGERS_PER_ROUND = len(SEAT_NUMBERS)
+#: The most seats a table linked to a bank has, so the most progressive wagers one round can
+#: lock. The jackpot knows nothing of the game (ARCHITECTURE.md: tables -> jackpot, never
+#: back); tests/jackpot/test_bad_input_limits.py holds it equal to the engine's seat count.
+MAX_SEATS = 7
+MAX_WAGERS_PER_ROUND = MAX_SEATS
 #: A row id, as the database stores it (BigAutoField).
 _MAX_ID = 2**63 - 1
 

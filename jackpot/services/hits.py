@@ -32,6 +32,7 @@ from jackpot.services._base import (
     save_totals,
 )
 from jackpot.services._checks import (
+    MAX_SEATS,
     bank_id_checked,
     cents_checked,
     is_whole,
@@ -40,7 +41,6 @@ from jackpot.services._checks import (
 )
 from jackpot.services.parameters import apply_pending_change
 from jackpot.services.posting import bank_lock_and_post, lock_bank
-from tables.rules.settle import SEAT_NUMBERS
 
 
 def hit_record(
@@ -68,11 +68,11 @@ def hit_record(
         not isinstance(table_label, str)
         or not table_label
         or not is_whole(seat)
-        or seat not in SEAT_NUMBERS
+        or not 1 <= seat <= MAX_SEATS
     ):
         raise JackpotError(
             _("a hit names its table and a seat from 1 to %(max)s (got %(table)s, seat %(seat)s)")
-            % {"max": SEAT_NUMBERS[-1], "table": shown(table_label), "seat": shown(seat)},
+            % {"max": MAX_SEATS, "table": shown(table_label), "seat": shown(seat)},
             code="invalid_hit",
         )
     text_checked(table_label, what=_("the table"), max_length=60, code="invalid_hit")
