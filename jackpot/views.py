@@ -3,6 +3,7 @@
 import datetime as dt
 
 from django import forms
+from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -179,7 +180,7 @@ def display_issue(request):
 @require_POST
 def display_revoke(request, pk: int):
     try:
-        display_tokens.display_token_revoke(token_id=pk, revoked_by=request.user)
+        token = display_tokens.display_token_revoke(token_id=pk, revoked_by=request.user)
     except CasinoError as exc:
         return render(
             request,
@@ -187,4 +188,7 @@ def display_revoke(request, pk: int):
             _displays_context(request, error=exc.message),
             status=exc.http_status,
         )
+    messages.success(
+        request, _("Display “%(name)s” revoked: its screen closes.") % {"name": token.name}
+    )
     return redirect("jackpot:displays")
