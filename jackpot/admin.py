@@ -20,8 +20,14 @@ from casino.errors import CasinoError
 from casino.money import money
 from casino.roles import Role, has_role
 from jackpot import services
-from jackpot.admin_forms import ParametersFormMixin, parameters_shown, percent_shown
+from jackpot.admin_forms import (
+    LEVEL_CATEGORIES,
+    ParametersFormMixin,
+    parameters_shown,
+    percent_shown,
+)
 from jackpot.services.posting import claim_new_bank
+from tables.forms_math import category_name
 from jackpot.models import (
     PARAMETER_FIELDS,
     Bank,
@@ -315,12 +321,29 @@ class MeterEntryAdmin(ReadOnlyAdmin):
     house_funded = _money_column("house_funded_cents", _("funded by the house"))
 
 
+def level_name(level: str) -> str:
+    """A level's hand ("royal_flush") as the reader's language names it."""
+    return category_name(level) if level in LEVEL_CATEGORIES else level
+
+
+class LevelFilter(admin.SimpleListFilter):
+    title = _("level")
+    parameter_name = "level"
+
+    def lookups(self, request, model_admin):
+        levels = Hit.objects.values_list("level", flat=True).distinct().order_by("level")
+        return [(level, level_name(level)) for level in levels]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(level=self.value()) if self.value() else queryset
+
+
 @admin.register(Hit)
 class HitAdmin(ReadOnlyAdmin):
     list_display = (
         "bank",
         "order",
-        "level",
+        "hand",
         "table_label",
         "seat",
         "amount",
@@ -330,11 +353,16 @@ class HitAdmin(ReadOnlyAdmin):
         "verified_by",
         "paid_by",
     )
-    list_filter = ("bank", "state", "level")
+    list_filter = ("bank", "state", LevelFilter)
     list_select_related = ("bank", "recorded_by", "verified_by", "paid_by")
     actions = ["verify", "pay"]
 
     amount = _money_column("amount_cents", _("amount"))
+
+    @admin.display(description=_("level"), ordering="level")
+    def hand(self, hit):
+        return level_name(hit.level)
+
     # Only a supervisor verifies and pays a hit (jackpot.services.hits): nobody else is
     # offered the actions, an auditor least of all.
     has_hit_permission = _roles_may(Role.SUPERVISOR)

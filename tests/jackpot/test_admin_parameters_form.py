@@ -177,3 +177,19 @@ def test_a_banks_english_name_is_its_name_on_english_pages(bank):
     assert bank.name_in("fr") == bank.name
     with translation.override("en"):
         assert Bank(name="Jackpot", name_en="").name_in(translation.get_language()) == "Jackpot"
+
+
+def test_a_hits_level_reads_as_its_hand(desk, client, bank, dealer):
+    from jackpot import services
+
+    services.hit_record(
+        bank_id=bank.pk,
+        table_label="UTH 1",
+        seat=2,
+        level="royal_flush",
+        amount_cents=bank.meter_cents,
+        actor=dealer,
+    )
+    desk(Role.MANAGER)
+    page = client.get(reverse("admin:jackpot_hit_changelist")).content.decode()
+    assert "quinte flush royale" in page and ">royal_flush<" not in page
