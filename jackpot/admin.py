@@ -21,13 +21,12 @@ from casino.money import money
 from casino.roles import Role, has_role
 from jackpot import services
 from jackpot.admin_forms import (
-    LEVEL_CATEGORIES,
+    LEVEL_NAMES,
     ParametersFormMixin,
     parameters_shown,
     percent_shown,
 )
 from jackpot.services.posting import claim_new_bank
-from tables.forms_math import category_name
 from jackpot.models import (
     PARAMETER_FIELDS,
     Bank,
@@ -323,7 +322,7 @@ class MeterEntryAdmin(ReadOnlyAdmin):
 
 def level_name(level: str) -> str:
     """A level's hand ("royal_flush") as the reader's language names it."""
-    return category_name(level) if level in LEVEL_CATEGORIES else level
+    return str(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
 
 
 class LevelFilter(admin.SimpleListFilter):

@@ -8,24 +8,24 @@ from decimal import Decimal, InvalidOperation
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import translation
-from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
+from casino.forms import AmountField
 from casino.money import money, property_currency
 from jackpot.models import PARAMETER_FIELDS, PPM, Bank
-from tables.forms_math import category_name
-from tables.pit.admin import AmountField
 
-# The hands a progressive level can be won on, best first.
-LEVEL_CATEGORIES = (
-    "royal_flush",
-    "straight_flush",
-    "four_of_a_kind",
-    "full_house",
-    "flush",
-    "straight",
-    "three_of_a_kind",
-)
+# The hands a progressive level can be won on, best first, as the level's key names them.
+# The jackpot knows no poker (ARCHITECTURE.md): these are its levels' names, nothing more.
+LEVEL_NAMES = {
+    "royal_flush": _("royal flush"),
+    "straight_flush": _("straight flush"),
+    "four_of_a_kind": _("four of a kind"),
+    "full_house": _("full house"),
+    "flush": _("flush"),
+    "straight": _("straight"),
+    "three_of_a_kind": _("three of a kind"),
+}
+LEVEL_CATEGORIES = tuple(LEVEL_NAMES)
 LEVEL_ROWS = len(LEVEL_CATEGORIES)
 ROW_FIELDS = 4  # hand, percent of the meter, French label, English label
 _SPACES = re.compile(r"[\s\u00a0\u202f%]")
@@ -83,14 +83,11 @@ class PercentField(forms.CharField):
         return int(ppm)
 
 
-_category_name = lazy(category_name, str)
-
-
 class LevelsWidget(forms.MultiWidget):
     template_name = "jackpot/admin/levels_widget.html"
 
     def __init__(self, attrs=None):
-        choices = [("", "—")] + [(c, _category_name(c)) for c in LEVEL_CATEGORIES]
+        choices = [("", "—")] + [(c, LEVEL_NAMES[c]) for c in LEVEL_CATEGORIES]
         widgets = []
         for _index in range(LEVEL_ROWS):
             widgets += [
@@ -164,7 +161,7 @@ class LevelsField(forms.MultiValueField):
             if level not in LEVEL_CATEGORIES:
                 errors.append(_("Row %(row)s: choose its hand.") % {"row": row + 1})
                 continue
-            name = category_name(level)
+            name = str(LEVEL_NAMES[level])
             if level in seen:
                 errors.append(_("%(hand)s is on two rows.") % {"hand": name})
             seen.add(level)

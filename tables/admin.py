@@ -21,12 +21,12 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from casino.admin_audit import AuditedModelAdmin
+from casino.forms import AmountField
 from casino.money import money, property_currency
 from tables import forms_math, services
 from tables.errors import TablesError
 from tables.forms import PaytableEditorForm
 from tables.models import ENGINE_FIELDS, DealerAssignment, Paytable, RuleSet, Table
-from tables.pit.admin import AmountField
 from tables.selectors import current_dealer, with_current_assignment
 
 _IN_CENTS = re.compile(r"\s*\((cents|centimes)\)\s*$")

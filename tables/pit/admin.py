@@ -6,71 +6,14 @@ integer cents. The alerts themselves are listed read-only: they are raised by th
 and acknowledged on the pit's screen, with a note, never edited here.
 """
 
-import re
-
 from django import forms
 from django.contrib import admin
-from django.core.exceptions import ValidationError
-from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from casino.admin_audit import AuditedModelAdmin, ReadOnlyAdminMixin
-from casino.money import SYMBOLS, money, property_currency
+from casino.forms import AmountField
+from casino.money import money, property_currency
 from tables.pit.models import Alert, AlertSettings, TableAlertThreshold
-
-_SPACES = re.compile(r"[\s\u00a0\u202f']")
-
-
-def _is_french(language: str | None) -> bool:
-    return (language or translation.get_language() or "fr").startswith("fr")
-
-
-def parse_amount(text: str, currency: str, language: str | None = None) -> int:
-    """Cents from an amount typed as the reader's language writes it: "5 000,00" or "5000"
-    in French, "5,000.00" in English; the currency's symbol or code may be typed too. Two
-    decimals at most, thousands grouped by three: "12,345" is refused in French (three
-    decimals), read 12 345 in English."""
-    decimal, group = (",", ".") if _is_french(language) else (".", ",")
-    cleaned = _SPACES.sub("", str(text))
-    for symbol in {currency, SYMBOLS.get(currency, currency)}:
-        cleaned = cleaned.replace(symbol, "")
-    grouped = rf"\d{{1,3}}(?:{re.escape(group)}\d{{3}})+|\d+"
-    match = re.fullmatch(rf"({grouped})(?:{re.escape(decimal)}(\d{{1,2}}))?", cleaned)
-    if match is None:
-        raise ValidationError(
-            _("Enter an amount such as %(example)s.")
-            % {"example": "5 000,00" if decimal == "," else "5,000.00"},
-            code="invalid",
-        )
-    units = int(match.group(1).replace(group, ""))
-    return units * 100 + int((match.group(2) or "0").ljust(2, "0"))
-
-
-def amount_text(cents: int) -> str:
-    """Cents as typed back into the form: no symbol, no grouping, the language's decimals."""
-    units, rest = divmod(abs(cents), 100)
-    separator = "," if _is_french(None) else "."
-    return f"{'-' if cents < 0 else ''}{units}{separator}{rest:02d}"
-
-
-class AmountField(forms.CharField):
-    """An amount in the property's currency, cleaned to integer cents."""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.pop("max_length", None)
-        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal"}))
-        super().__init__(*args, **kwargs)
-
-    def prepare_value(self, value):
-        if isinstance(value, int) and not isinstance(value, bool):
-            return amount_text(value)
-        return value
-
-    def to_python(self, value):
-        value = super().to_python(value)
-        if value in self.empty_values:
-            return None
-        return parse_amount(value, property_currency())
 
 
 class _AmountForm(forms.ModelForm):

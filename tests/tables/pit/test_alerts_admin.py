@@ -5,10 +5,10 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from casino.forms import parse_amount
 from casino.models import AuditEntry
 from casino.permissions import role_permissions, sync_role_permissions
 from casino.roles import Role
-from tables.pit.admin import parse_amount
 from tables.pit.alerts import alert_raise
 from tables.pit.models import Alert, AlertSettings, TableAlertThreshold
 

@@ -1,0 +1,49 @@
+"""Dependencies point one way (ARCHITECTURE.md): tables -> jackpot -> casino, and the pit and
+the accounting at the top, read by nothing below them. Checked on the imports themselves."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+
+# Where an app below may not reach, and the one place each rule knowingly gives way.
+RULES = [
+    ("jackpot", {"tables"}, set()),
+    # The project's routing gathers every app's sockets; the demo loads (and prints) every
+    # app's floor.
+    (
+        "casino",
+        {"tables", "jackpot"},
+        {"routing.py", "management/commands/load_demo.py", "management/commands/print_urls.py"},
+    ),
+    ("tables", {"tables.pit", "tables.accounting"}, {"pit", "accounting"}),
+    ("tables/accounting", {"tables.pit"}, set()),
+]
+
+
+def imports_of(path: Path) -> list[str]:
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+        elif isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+    return names
+
+
+@pytest.mark.parametrize(("app", "forbidden", "allowed"), RULES, ids=[r[0] for r in RULES])
+def test_no_app_imports_what_sits_above_it(app, forbidden, allowed):
+    base = ROOT / app
+    found = []
+    for path in base.rglob("*.py"):
+        inside = path.relative_to(base).as_posix()
+        if "migrations/" in inside or any(
+            inside == a or inside.startswith(f"{a}/") for a in allowed
+        ):
+            continue
+        for name in imports_of(path):
+            if any(name == f or name.startswith(f"{f}.") for f in forbidden):
+                found.append(f"{app}/{inside}: {name}")
+    assert found == []
