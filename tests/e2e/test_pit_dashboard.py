@@ -1,5 +1,6 @@
-"""The pit boss's screen in Chromium: it follows the floor while a simulated dealer plays (one
-table: on SQLite the test server shares one connection between threads), a
+"""The pit boss's screen in Chromium: it follows the floor while a simulated dealer plays (on
+PostgreSQL: on SQLite the test server shares one in-memory database between its threads, and
+the dashboard's reads beside the dealer's writes find its tables locked), a
 progressive hit arrives as an alert and in the queue and is verified by one supervisor and
 paid by another, a void declared at a tablet is approved from the pit and the tablet moves
 on. Screenshots in French and English."""
@@ -41,6 +42,7 @@ def card_text(page, table_name, selector):
     return card.locator(selector).inner_text()
 
 
+@pytest.mark.postgres
 def test_the_dashboard_follows_rounds_played_by_simulate_floor(asgi_server, browser_page):
     asgi_server.run_sync(load_floor)
     call_command(
@@ -74,7 +76,8 @@ def test_the_dashboard_follows_rounds_played_by_simulate_floor(asgi_server, brow
         timeout=60000,
     )
     played.join(timeout=120)
-    assert not played.is_alive() and not failures, (failures, out.getvalue())
+    failed = [line for line in out.getvalue().splitlines() if "FAILED" in line]
+    assert not played.is_alive() and not failures, (failures, failed)
     updates = page.evaluate("window.pitMetrics.updates.filter(u => u.part === 'cards').length")
     assert updates >= 1
     assert card_text(page, "SIM 1", "[data-handle]") != ""
