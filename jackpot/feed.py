@@ -53,15 +53,21 @@ def bank_levels(bank: Bank) -> list[dict]:
 
 
 def localize(payload: dict, language: str) -> dict:
-    """The public message: each level gets the one `label` in the display's language."""
-    if "levels" not in payload:
-        return payload
-    key = "label_en" if language == "en" else "label_fr"
-    levels = [
-        {"level": lvl["level"], "label": lvl[key], "amount_cents": lvl["amount_cents"]}
-        for lvl in payload["levels"]
-    ]
-    return {**payload, "levels": levels}
+    """The public message: each level gets the one `label`, and the bank its one `name`, in
+    the display's language."""
+    english = language == "en"
+    out = dict(payload)
+    if "name_en" in out:
+        name_en = out.pop("name_en")
+        if english:
+            out["name"] = name_en
+    if "levels" in out:
+        key = "label_en" if english else "label_fr"
+        out["levels"] = [
+            {"level": lvl["level"], "label": lvl[key], "amount_cents": lvl["amount_cents"]}
+            for lvl in out["levels"]
+        ]
+    return out
 
 
 def hit_fields(hit: Hit) -> dict:
@@ -84,6 +90,7 @@ def snapshot(bank: Bank) -> dict:
         "type": "snapshot",
         "bank": bank.slug,
         "name": bank.name,
+        "name_en": bank.name_in("en"),  # localize keeps the one of the display's language
         "currency": prop.currency if prop else "EUR",
         "seq": bank.feed_seq,
         "status": bank.status,

@@ -92,6 +92,7 @@ def display_page(request, bank: str):
             "jackpot/display.html",
             {
                 "bank": token.bank,
+                "bank_name": token.bank.name_in(token.language),
                 "display": token,
                 "currency": prop.currency if prop else "EUR",
                 "ws_path": f"/ws/jackpot/{token.bank.slug}/",
