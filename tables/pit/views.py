@@ -43,9 +43,14 @@ def _act(request, default: str, action, done: str):
     return _back(request, default)
 
 
+def _id(value: str) -> int | None:
+    """A row id typed in a form or an address: ASCII digits a database id can hold, or None
+    (a huge or foreign number must never reach PostgreSQL as an out-of-range integer)."""
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 15 else None
+
+
 def _pit_id(request):
-    value = request.GET.get("pit", "")
-    return int(value) if value.isdigit() else None
+    return _id(request.GET.get("pit", ""))
 
 
 def _page_context(request) -> dict:
@@ -85,7 +90,7 @@ def floor(request):
 @require_GET
 @never_cache
 def cards_fragment(request):
-    wanted = [int(v) for v in request.GET.get("ids", "").split(",") if v.isdigit()][:200]
+    wanted = [i for v in request.GET.get("ids", "").split(",")[:200] if (i := _id(v)) is not None]
     cards = selectors.table_cards(table_ids=wanted or None, pit_id=_pit_id(request))
     return render(request, "pit/_cards.html", {**_page_context(request), "cards": cards})
 
@@ -180,7 +185,7 @@ def table_close(request, table_id: int):
 def dealer_rotate(request, table_id: int):
     table = get_object_or_404(Table, pk=table_id)
     dealer_id = request.POST.get("dealer", "")
-    if not dealer_id.isdigit():
+    if _id(dealer_id) is None:
         messages.error(request, _("Choose the dealer who takes the table."))
         return _back(request, f"/pit/tables/{table.pk}/")
     from casino.models import Staff
@@ -224,7 +229,7 @@ def table_ruleset(request, table_id: int):
     wanted = request.POST.get("ruleset", "")
     version = (
         RuleSet.objects.filter(pk=int(wanted), name=table.ruleset.name).first()
-        if wanted.isdigit()
+        if _id(wanted) is not None
         else None
     )
     if version is None:
@@ -288,7 +293,7 @@ def void_decide(request, round_id: int):
             round_id=round_id,
             actor=request.user,
             key=request.POST.get("key", "") or uuid.uuid4().hex,
-            expected_seq=int(seq) if seq.isdigit() else None,
+            expected_seq=_id(seq),
             approved=approved,
             supervisor=credentials,
         ),

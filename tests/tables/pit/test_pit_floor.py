@@ -311,3 +311,15 @@ def test_the_table_page_says_whether_the_tray_was_counted(felt, supervisor, casi
     )
     html = client.get(f"/pit/tables/{felt.table.pk}/").content.decode()
     assert "Last tray count: opener of" in html and "/reports/chips/" in html
+
+
+def test_huge_or_foreign_numbers_in_the_pits_addresses_are_ignored_not_a_server_error(
+    felt, supervisor
+):
+    client = client_of(supervisor)
+    huge = "9" * 30
+    assert client.get(f"/pit/?pit={huge}").status_code == 200
+    cards = client.get(f"/pit/fragments/cards/?ids={huge},\u0663,{felt.table.pk}")
+    assert cards.status_code == 200 and f'data-table="{felt.table.pk}"' in cards.content.decode()
+    refused = client.post(f"/pit/tables/{felt.table.pk}/rotate/", {"dealer": huge}, follow=True)
+    assert refused.status_code == 200 and "Choose the dealer" in refused.content.decode()
