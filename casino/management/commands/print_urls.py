@@ -20,6 +20,8 @@ class Command(BaseCommand):
             f"  Floor (tables):   {base}/",
             f"  Tablet login:     {base}/login/pin/",
             f"  Locked PINs:      {base}/staff/locked-pins/",
+            f"  Pit:              {base}/pit/",
+            f"  Reports:          {base}/reports/",
             f"  Admin:            {base}/admin/",
         ]
         lines += [f"  {label:<17} {base}{path}" for label, path in jackpot_demo.demo_urls()]
