@@ -39,6 +39,7 @@ async function read(name) {
   const html = await response.text();
   if (replaceAll) {
     part.node.innerHTML = html;
+    if (name === "alerts") ringForNew();
   } else {
     const incoming = document.createElement("div");
     incoming.innerHTML = html;
@@ -72,6 +73,17 @@ function everything() {
   soon("cards", "approvals", "alerts", "banks");
 }
 
+// The tone is for an alert that is new on this screen, not for one acknowledged elsewhere.
+const wanted = new Set();
+function shownAlerts() {
+  return new Set([...parts.alerts.node.querySelectorAll("[data-alert]")].map((n) => n.dataset.alert));
+}
+function ringForNew() {
+  const shown = shownAlerts();
+  if ([...wanted].some((id) => shown.has(id))) chime();
+  wanted.clear();
+}
+
 function chime() {
   // Audible where the browser allows it (after the person has interacted with the page).
   try {
@@ -99,7 +111,7 @@ function connect() {
     const data = JSON.parse(message.data);
     if (data.type === "hello") { retry = 1000; linkState(true); everything(); }
     else if (data.type === "table") { parts.cards.ids.add(data.table); soon("cards", "approvals"); }
-    else if (data.type === "alert") { soon("alerts"); chime(); }
+    else if (data.type === "alert") { if (!shownAlerts().has(String(data.alert))) wanted.add(String(data.alert)); soon("alerts"); }
     else if (data.type === "changed") { parts.cards.all = true; soon("cards", "approvals", "banks"); }
     else if (data.type === "bank") { soon("banks", "approvals"); }
   };
