@@ -10,6 +10,7 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db import models, transaction
 
 from casino.audit import audit
+from casino.money import money
 
 # Never copy secrets into the log, even hashed: the log is read by auditors.
 REDACTED_FIELDS = frozenset({"password", "pin_hash", "token", "token_hash"})
@@ -176,3 +177,15 @@ class ReadOnlyAdminMixin:
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+def money_column(field_name: str, label):
+    """A ModelAdmin attribute showing a *_cents field in the property's currency (listed in
+    list_display or readonly_fields by its attribute name)."""
+
+    @admin.display(description=label, ordering=field_name)
+    def column(self, obj):
+        value = getattr(obj, field_name)
+        return money(value) if value is not None else "-"
+
+    return column

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from casino.admin import ShiftFilter, shift_label
-from casino.admin_audit import AuditedModelAdmin, ReadOnlyAdminMixin
+from casino.admin_audit import money_column, AuditedModelAdmin, ReadOnlyAdminMixin
 from casino.errors import CasinoError
 from casino.money import money
 from casino.roles import Role, has_role
@@ -64,15 +64,6 @@ def _roles_may(*roles):
         return has_role(request.user, *roles)
 
     return check
-
-
-def _money_column(field_name, label):
-    @admin.display(description=label, ordering=field_name)
-    def column(self, obj):
-        value = getattr(obj, field_name)
-        return money(value) if value is not None else "-"
-
-    return column
 
 
 class ServiceAdmin(AuditedModelAdmin):
@@ -187,15 +178,15 @@ class BankAdmin(ServiceAdmin):
         "change_parameters",
     )
 
-    meter = _money_column("meter_cents", _("meter"))
-    reserve = _money_column("reserve_cents", _("reserve"))
-    overflow = _money_column("overflow_cents", _("overflow"))
-    paid_total = _money_column("paid_total_cents", _("total paid"))
-    wager = _money_column("wager_cents", _("progressive wager"))
-    reset = _money_column("reset_cents", _("reset amount"))
-    cap = _money_column("cap_cents", _("meter cap"))
-    wagered = _money_column("wagered_cents", _("total wagered"))
-    house_funded = _money_column("house_funded_cents", _("funded by the house"))
+    meter = money_column("meter_cents", _("meter"))
+    reserve = money_column("reserve_cents", _("reserve"))
+    overflow = money_column("overflow_cents", _("overflow"))
+    paid_total = money_column("paid_total_cents", _("total paid"))
+    wager = money_column("wager_cents", _("progressive wager"))
+    reset = money_column("reset_cents", _("reset amount"))
+    cap = money_column("cap_cents", _("meter cap"))
+    wagered = money_column("wagered_cents", _("total wagered"))
+    house_funded = money_column("house_funded_cents", _("funded by the house"))
 
     @admin.display(description=_("meter increment"))
     def increment_rate(self, bank):
@@ -313,11 +304,11 @@ class MeterEntryAdmin(ReadOnlyAdmin):
     search_fields = ("reference",)
     list_select_related = ("bank", "actor")
 
-    meter_delta = _money_column("meter_delta_cents", _("meter change"))
-    meter_after = _money_column("meter_after_cents", _("meter after"))
-    reserve_delta = _money_column("reserve_delta_cents", _("reserve change"))
-    overflow_delta = _money_column("overflow_delta_cents", _("overflow change"))
-    house_funded = _money_column("house_funded_cents", _("funded by the house"))
+    meter_delta = money_column("meter_delta_cents", _("meter change"))
+    meter_after = money_column("meter_after_cents", _("meter after"))
+    reserve_delta = money_column("reserve_delta_cents", _("reserve change"))
+    overflow_delta = money_column("overflow_delta_cents", _("overflow change"))
+    house_funded = money_column("house_funded_cents", _("funded by the house"))
 
 
 def level_name(level: str) -> str:
@@ -356,7 +347,7 @@ class HitAdmin(ReadOnlyAdmin):
     list_select_related = ("bank", "recorded_by", "verified_by", "paid_by")
     actions = ["verify", "pay"]
 
-    amount = _money_column("amount_cents", _("amount"))
+    amount = money_column("amount_cents", _("amount"))
 
     @admin.display(description=_("level"), ordering="level")
     def hand(self, hit):
@@ -577,10 +568,10 @@ class MeterReadingAdmin(ReadOnlyAdmin):
     )
     list_filter = ("bank", "reason", "gaming_date", ShiftFilter)
 
-    meter = _money_column("meter_cents", _("meter"))
-    reserve = _money_column("reserve_cents", _("reserve"))
-    overflow = _money_column("overflow_cents", _("overflow"))
-    paid_total = _money_column("paid_total_cents", _("total paid"))
+    meter = money_column("meter_cents", _("meter"))
+    reserve = money_column("reserve_cents", _("reserve"))
+    overflow = money_column("overflow_cents", _("overflow"))
+    paid_total = money_column("paid_total_cents", _("total paid"))
 
 
 class AlertForm(forms.ModelForm):

@@ -5,21 +5,9 @@ from django import forms
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from casino.admin_audit import AuditedModelAdmin
+from casino.admin_audit import AuditedModelAdmin, money_column
 from casino.forms import AmountField
-from casino.money import money
 from tables.accounting.models import ChipDenomination, ChipSlip, Drop, Inventory
-
-
-def _amount(field: str, label):
-    """A list column showing a cents field in the property's currency."""
-
-    def column(obj):
-        return money(getattr(obj, field))
-
-    column.short_description = label
-    column.admin_order_field = field
-    return column
 
 
 class ChipDenominationForm(forms.ModelForm):
@@ -59,10 +47,12 @@ class InventoryAdmin(ReadOnlyAdmin):
         "kind",
         "gaming_date",
         "shift",
-        _amount("total_cents", _("total")),
-        _amount("discrepancy_cents", _("discrepancy")),
+        "total",
+        "discrepancy",
     )
     list_filter = ("kind", "gaming_date")
+    total = money_column("total_cents", _("total"))
+    discrepancy = money_column("discrepancy_cents", _("discrepancy"))
 
 
 @admin.register(ChipSlip)
@@ -72,10 +62,11 @@ class ChipSlipAdmin(ReadOnlyAdmin):
         "kind",
         "table",
         "gaming_date",
-        _amount("total_cents", _("total")),
+        "total",
         "state",
     )
     list_filter = ("kind", "state", "gaming_year")
+    total = money_column("total_cents", _("total"))
 
 
 @admin.register(Drop)
@@ -84,8 +75,10 @@ class DropAdmin(ReadOnlyAdmin):
         "table",
         "gaming_date",
         "shift",
-        _amount("cash_cents", _("cash")),
-        _amount("markers_cents", _("markers")),
+        "cash",
+        "markers",
         "source",
     )
     list_filter = ("source", "gaming_date")
+    cash = money_column("cash_cents", _("cash"))
+    markers = money_column("markers_cents", _("markers"))
