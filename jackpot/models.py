@@ -5,12 +5,17 @@ that ledger, written in the same transaction under the bank row's lock; the reco
 task recomputes them from the ledger and raises an alert on any difference.
 """
 
+import datetime as dt
+import json
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from casino.audit import GENESIS
+from casino.audit_keys import mac
 from casino.money import money
 from jackpot.errors import HitIllegalTransition
 
@@ -110,6 +115,9 @@ class Bank(models.Model):
     feed_seq = models.BigIntegerField(_("feed sequence"), default=0)
     ledger_seq = models.BigIntegerField(_("ledger sequence"), default=0)
     hit_seq = models.BigIntegerField(_("hit sequence"), default=0)
+    # The hash of the ledger's last line (empty before the first): the next line chains to it
+    # without reading the ledger, since this row is locked and saved by every writer anyway.
+    ledger_hash = models.CharField(_("ledger's last hash"), max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name = _("progressive bank")
@@ -141,7 +149,14 @@ class Bank(models.Model):
 
 
 class MeterEntry(AppendOnlyModel):
-    """One line of the meter's ledger. Never updated, never deleted."""
+    """One line of the meter's ledger. Never updated, never deleted.
+
+    Chained per bank like the audit log (casino.audit_keys): each line carries the previous
+    line's hash and an HMAC of its whole content (its id and number included) under
+    AUDIT_HMAC_KEY, written once at its INSERT (services._base.seal_lines, under the bank's
+    row lock). Whoever can write the database but lacks the key cannot edit, renumber,
+    re-chain or append a line that verifies (jackpot.chains).
+    """
 
     class Kind(models.TextChoices):
         CONTRIBUTION = "contribution", _("contribution")
@@ -201,6 +216,9 @@ class MeterEntry(AppendOnlyModel):
     data = models.JSONField(
         _("details"), default=dict, blank=True
     )  # reason, before/after, approvers...
+    prev_hash = models.CharField(_("previous hash"), max_length=64, blank=True, default="")
+    hash = models.CharField(_("hash"), max_length=64, blank=True, default="")
+    key_id = models.CharField(_("key id"), max_length=32, blank=True, default="")
 
     class Meta:
         verbose_name = _("meter ledger line")
@@ -224,6 +242,51 @@ class MeterEntry(AppendOnlyModel):
             "kind": self.get_kind_display(),
             "delta": sign + money(self.meter_delta_cents),
         }
+
+
+# Everything a ledger line says, besides its id, key id and link: the MAC covers all of it.
+CHAINED_FIELDS = (
+    "bank_id",
+    "seq",
+    "kind",
+    "created_at",
+    "gaming_date",
+    "shift",
+    "actor_id",
+    "reference",
+    "wager_count",
+    "wager_cents",
+    "meter_delta_cents",
+    "reserve_delta_cents",
+    "overflow_delta_cents",
+    "house_funded_cents",
+    "meter_carry_delta_ppm",
+    "reserve_carry_delta_ppm",
+    "meter_after_cents",
+    "reserve_after_cents",
+    "overflow_after_cents",
+    "hit_id",
+    "reverses_id",
+    "data",
+)
+
+
+def _plain(value):
+    if isinstance(value, dt.date):  # datetimes too
+        return value.isoformat()
+    return value
+
+
+def meter_entry_digest(entry, key: str) -> str:
+    """The line's MAC under `key`: HMAC-SHA256 of its canonical content (id, number, key id
+    and the previous line's hash included). Also used by migration 0006 on historical rows."""
+    body = {name: _plain(getattr(entry, name)) for name in CHAINED_FIELDS}
+    body.update(id=entry.pk, key_id=entry.key_id, prev_hash=entry.prev_hash)
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    return mac(key, canonical.encode())
+
+
+LEDGER_GENESIS = GENESIS  # the "previous hash" of a bank's first line
 
 
 class PendingContribution(models.Model):

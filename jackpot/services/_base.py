@@ -6,13 +6,15 @@ It imports no other service module (the bank lock lives in services.posting).
 
 import datetime as dt
 
+from django.db import connection
 from django.utils import timezone
 
 from casino import errors as casino_errors
+from casino.audit_keys import current_key_id, known_keys
 from casino.clock import stamp
 from casino.duties import require_independent
 from jackpot.errors import TwoPeopleRequired
-from jackpot.models import Bank, MeterEntry
+from jackpot.models import LEDGER_GENESIS, Bank, MeterEntry, meter_entry_digest
 
 # The cached totals a service writes back; feed_seq belongs to jackpot.feed, which updates it.
 TOTAL_FIELDS = [
@@ -29,6 +31,43 @@ TOTAL_FIELDS = [
     "ledger_seq",
     "hit_seq",
 ]
+# Saved with the totals, but not a total: the reconciliation leaves it to jackpot.chains.
+CHAIN_FIELDS = ["ledger_hash"]
+
+# The id of a bank's next ledger lines, drawn before the INSERT so that the MAC can cover it
+# (a line whose id is changed then shows). PostgreSQL: the table's own sequence; SQLite
+# serialises writers, so the next free ids are simply the ones after the highest.
+NEXT_LINE_ID_SQL = "nextval(pg_get_serial_sequence('jackpot_meterentry', 'id'))"
+TOP_LINE_ID_SQL = "SELECT COALESCE(MAX(id), 0) FROM jackpot_meterentry"
+
+
+def next_line_ids(count: int) -> list[int]:
+    """`count` ids for new ledger lines, in increasing order (one query)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"SELECT {NEXT_LINE_ID_SQL} FROM generate_series(1, %s)", [count])
+            return sorted(row[0] for row in cursor.fetchall())
+        cursor.execute(TOP_LINE_ID_SQL)
+        top = cursor.fetchone()[0]
+    return list(range(top + 1, top + 1 + count))
+
+
+def seal_lines(bank: Bank, entries: list[MeterEntry], ids: list[int] | None = None) -> None:
+    """Chain new lines of `bank`, in number order, to its last one and key them, just
+    before their INSERT: one HMAC per line, and the previous hash is the one on the bank's
+    row, which the caller holds locked (and saves with the totals), so the ledger is not read.
+    `ids`: ids already drawn for them (posting draws them with the rows it posts)."""
+    if not entries:
+        return
+    ids = ids if ids is not None else next_line_ids(len(entries))
+    key_id = current_key_id()
+    key = known_keys()[key_id]
+    previous = bank.ledger_hash or LEDGER_GENESIS
+    for pk, entry in zip(ids, entries, strict=True):
+        entry.pk = pk
+        entry.prev_hash, entry.key_id = previous, key_id
+        entry.hash = previous = meter_entry_digest(entry, key)
+    bank.ledger_hash = previous
 
 
 def require_two_people(*, approver, asker, action: str, subject=None) -> None:
@@ -106,14 +145,15 @@ def build_entry(
 
 
 def append_entry(bank: Bank, **kwargs) -> MeterEntry:
-    """Add one ledger line (see build_entry) and save it."""
+    """Add one ledger line (see build_entry), chained and keyed, and save it."""
     entry = build_entry(bank, **kwargs)
+    seal_lines(bank, [entry])
     entry.save(force_insert=True)
     return entry
 
 
 def save_totals(bank: Bank, *extra_fields: str) -> None:
-    bank.save(update_fields=[*TOTAL_FIELDS, *extra_fields])
+    bank.save(update_fields=[*TOTAL_FIELDS, *CHAIN_FIELDS, *extra_fields])
 
 
 def reset_to_seed(bank: Bank, *, when: When, actor=None, hit=None, reference: str = ""):

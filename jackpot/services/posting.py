@@ -38,7 +38,14 @@ from casino.bulk import insert_many
 from jackpot import feed
 from jackpot.errors import BankNotFound
 from jackpot.models import PPM, Bank, MeterEntry, PendingContribution
-from jackpot.services._base import When, build_entry, save_totals
+from jackpot.services._base import (
+    NEXT_LINE_ID_SQL,
+    TOP_LINE_ID_SQL,
+    When,
+    build_entry,
+    save_totals,
+    seal_lines,
+)
 
 # At most this many contributions per transaction: the bank lock is never held for long.
 POST_BATCH = 500
@@ -156,9 +163,16 @@ def waiting(bank_id: int):
 def post_locked(bank: Bank) -> dict[int, MeterEntry]:
     """Post up to POST_BATCH waiting rows of `bank`, whose row the caller has locked (and
     keeps locked until commit). Returns {pending id: its ledger line}."""
+    # The ledger lines' ids come with the rows they are drawn for (their MAC covers them):
+    # no query more than before the ledger was keyed.
+    if connection.vendor == "postgresql":
+        line_id = RawSQL(NEXT_LINE_ID_SQL, [])  # evaluated after the ORDER BY and LIMIT
+    else:
+        line_id = RawSQL(f"({TOP_LINE_ID_SQL})", [])
     rows = list(
         waiting(bank.pk)
         .order_by("pk")
+        .annotate(line_id=line_id)
         .values_list(
             "pk",
             "reference",
@@ -168,12 +182,17 @@ def post_locked(bank: Bank) -> dict[int, MeterEntry]:
             "created_at",
             "gaming_date",
             "shift",
+            "line_id",
         )[:POST_BATCH]
     )
     if not rows:
         return {}
+    if connection.vendor == "postgresql":
+        ids = sorted(row[-1] for row in rows)
+    else:
+        ids = list(range(rows[0][-1] + 1, rows[0][-1] + 1 + len(rows)))
     entries, audits = [], []
-    for _pk, reference, count, cents, actor_id, at, gaming_date, shift in rows:
+    for _pk, reference, count, cents, actor_id, at, gaming_date, shift, _id in rows:
         wagered = count * cents
         split = split_contribution(bank, wagered)
         # The ledger line keeps the time, gaming date and shift the wager was accepted at.
@@ -198,7 +217,9 @@ def post_locked(bank: Bank) -> dict[int, MeterEntry]:
                 "data": {"seq": entry.seq, "ref": reference, "wagers": count, **split},
             }
         )
-    insert_many(entries, key="seq")  # (bank, seq) is unique: seq is within one bank
+    seal_lines(bank, entries, ids)
+    # (bank, seq) is unique: seq is within one bank.
+    insert_many(entries, key="seq", include_pk=True)
     audit_many(audits)
     ids = [row[0] for row in rows]
     _link(ids, [entry.pk for entry in entries])
