@@ -21,8 +21,9 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.money import SYMBOLS, money
 from tables import forms_math
+from tables.engine_text import engine_message, rules_path
 from tables.models import Paytable
-from tables.rules.paytables import CATEGORIES, Cents, Odds, Percent
+from tables.rules.paytables import CATEGORIES, Cents, Odds, Percent, TableKind, paytable_errors
 
 #: Best hand first, as a paytable is read.
 ROWS = tuple(reversed(CATEGORIES))
@@ -259,7 +260,9 @@ class PaytableEditorForm(forms.ModelForm):
         self.instance.lines = lines
         self.table = forms_math.engine_table(kind, preset, lines)
         if self.table is None:
-            return cleaned  # the model's validation gives the engine's words on `lines`
+            if self._rows_posted():
+                self._place_refusals(kind, lines)
+            return cleaned  # otherwise the model's validation gives them all on `lines`
         self.math = forms_math.math_panel(kind, self.table)
         self.findings = forms_math.findings_for(kind, self.table)
         for finding in self.findings:
@@ -276,6 +279,26 @@ class PaytableEditorForm(forms.ModelForm):
                 ),
             )
         return cleaned
+
+    def _place_refusals(self, kind: str, lines: dict) -> None:
+        """Every line the engine cannot read, on its row (the row is its name); the model's
+        validation then says the same on `lines`, which `_update_errors` leaves out."""
+        path = f"rules.{Paytable.RULE_KEY[kind]}"
+        for exc in paytable_errors(TableKind(kind), lines, path):
+            parts = rules_path(exc.path)
+            category = parts.line if parts is not None else None
+            if category in ROWS:
+                field = self._field_of(kind, category, lines)
+                message = engine_message(exc, under=exc.path)
+            else:
+                field, message = None, engine_message(exc, under=path)
+            self.add_error(field, ValidationError(message, code=exc.code))
+        self._refusals_placed = True
+
+    def _update_errors(self, errors):
+        if getattr(self, "_refusals_placed", False) and hasattr(errors, "error_dict"):
+            errors.error_dict.pop("lines", None)
+        super()._update_errors(errors)
 
     @property
     def refusals(self) -> list[forms_math.PaytableFinding]:

@@ -16,36 +16,36 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tables.engine_text import engine_field, engine_message
+from tables.engine_text import engine_message, engine_rule
 from tables.errors import VersionLocked
 
 
 def engine_check(rules: dict) -> None:
-    """Ask the engine whether it accepts `rules`; raise ValidationError with its message, in
-    the reader's language, on the field it names (`rules.trips_paytable.flush` lands on
-    `trips_paytable`)."""
-    from tables.rules.errors import RulesError
-    from tables.rules.ruleset import parse_rules
+    """Ask the engine whether it accepts `rules`; raise ValidationError with every fault it
+    finds at once, in the reader's language, each on the field it names and naming only what
+    lies below that field (`rules.trips_paytable.flush` lands on `trips_paytable` as "flush:
+    ..."); a fault no field holds goes to the form's errors, naming its input in words."""
+    from tables.rules.ruleset import rules_errors
 
-    try:
-        parse_rules(rules)
-    except RulesError as exc:
-        refusal = ValidationError(
-            _("The rules engine refuses this: %(message)s"),
-            code=exc.code,
-            params={"message": engine_message(exc)},
+    errors: dict[str, list[ValidationError]] = {}
+    for exc in rules_errors(rules):
+        rule = engine_rule(exc)
+        field = _field_of(rule)
+        under = None if field == NON_FIELD_ERRORS else f"rules.{rule}"
+        errors.setdefault(field, []).append(
+            ValidationError(engine_message(exc, under=under), code=exc.code)
         )
-        raise ValidationError({_field_of(engine_field(exc)): refusal}) from exc
+    if errors:
+        raise ValidationError(errors)
 
 
 # The engine names keys of the rules object; some of ours are named differently.
 _FIELD_OF_KEY = {"envy": "envy_paytable"}
 
 
-def _field_of(path: str | None) -> str:
-    """The RuleSet field of an engine path `rules.<key>...`, or the form's non-field errors."""
-    key = (path or "").removeprefix("rules.").partition(".")[0].partition("[")[0]
-    field = _FIELD_OF_KEY.get(key, key)
+def _field_of(rule: str | None) -> str:
+    """The RuleSet field of a rule of the engine, or the form's non-field errors."""
+    field = _FIELD_OF_KEY.get(rule or "", rule or "")
     return field if field in ENGINE_FIELDS else NON_FIELD_ERRORS
 
 
@@ -333,11 +333,20 @@ class RuleSet(VersionedRecord):
         return rules
 
     def clean(self) -> None:
-        super().clean()
+        # Every fault at once, each on its field: a manager fixes the form in one go.
+        errors: dict = {}
+        try:
+            super().clean()
+        except ValidationError as exc:
+            errors = exc.update_error_dict(errors)
         try:
             self._clean_rules()
+        except ValidationError as exc:
+            errors = exc.update_error_dict(errors)
         except Paytable.DoesNotExist:
-            return  # clean_fields() already names the missing paytable
+            pass  # clean_fields() already names the missing paytable
+        if errors:
+            raise ValidationError(errors)
 
     def _clean_rules(self) -> None:
         pairs = [
@@ -354,11 +363,18 @@ class RuleSet(VersionedRecord):
                     "paytable": paytable,
                     "kind": kind.label,
                 }
+        if self.blind_paytable_id is None or self.trips_paytable_id is None:
+            if wrong:
+                raise ValidationError(wrong)
+            return  # the required-field errors say it already
+        try:
+            engine_check(self.engine_rules())
+        except ValidationError as exc:
+            # A paytable of the wrong bet is said once, as that, not again in the engine's words.
+            engine = {f: e for f, e in exc.error_dict.items() if f not in wrong}
+            raise ValidationError({**wrong, **engine}) from exc
         if wrong:
             raise ValidationError(wrong)
-        if self.blind_paytable_id is None or self.trips_paytable_id is None:
-            return  # the required-field errors say it already
-        engine_check(self.engine_rules())
 
     def deployed_on(self) -> models.QuerySet:
         """The tables that play this version."""

@@ -176,20 +176,50 @@ def parse_value(kind: TableKind, value: object, path: str) -> PayValue:
     raise InputError(_NOT_ALLOWED[kind], code="bad_paytable", path=path, value=shown)
 
 
+def paytable_errors(kind: TableKind, table: object, path: str) -> tuple[InputError, ...]:
+    """Every fault of an explicit paytable object, one per line at fault, in the object's
+    order (`parse_paytable` raises the first): a manager fixes them all in one go."""
+    errors: list[InputError] = []
+    collect_paytable(kind, table, path, errors)
+    return tuple(errors)
+
+
 def parse_paytable(kind: TableKind, table: object, path: str) -> Paytable:
-    """An explicit paytable object `{category: value}`; lines come out in category order."""
+    """An explicit paytable object `{category: value}`; lines come out in category order.
+    Raises the first of `paytable_errors`."""
+    errors: list[InputError] = []
+    parsed = collect_paytable(kind, table, path, errors)
+    if parsed is None:
+        raise errors[0]
+    return parsed
+
+
+def collect_paytable(
+    kind: TableKind, table: object, path: str, errors: list[InputError]
+) -> Paytable | None:
+    """The paytable `table` describes, or None with each of its faults appended to `errors`."""
     if not isinstance(table, Mapping):
-        raise InputError("paytable.not_object", code="bad_paytable", path=path, value=_shown(table))
+        errors.append(
+            InputError("paytable.not_object", code="bad_paytable", path=path, value=_shown(table))
+        )
+        return None
     parsed: dict[str, PayValue] = {}
+    faults = len(errors)
     for category, value in table.items():
+        where = f"{path}.{category}"
         if category not in _CATEGORY_SET:
-            raise InputError(
-                "paytable.not_category",
-                code="bad_paytable",
-                path=f"{path}.{category}",
-                categories=CATEGORIES,
+            errors.append(
+                InputError(
+                    "paytable.not_category", code="bad_paytable", path=where, categories=CATEGORIES
+                )
             )
-        parsed[category] = parse_value(kind, value, f"{path}.{category}")
+            continue
+        try:
+            parsed[category] = parse_value(kind, value, where)
+        except InputError as exc:
+            errors.append(exc)
+    if len(errors) > faults:
+        return None
     return Paytable(kind, tuple((c, parsed[c]) for c in CATEGORIES if c in parsed))
 
 

@@ -2,7 +2,8 @@
 
 `parse_rules(obj)` checks an operator's rules object (the `rules` of a settlement input, or a
 rule set stored by the Django layer) and raises `InputError` naming the key at fault;
-`RuleSet.to_json()` gives its canonical form, which parses back to an equal rule set.
+`rules_errors(obj)` gives every fault at once instead (the first is the one `parse_rules`
+raises), so that a manager's form can show them all; `RuleSet.to_json()` gives its canonical form, which parses back to an equal rule set.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .paytables import (
     TRIPS_PRESETS,
     Paytable,
     TableKind,
+    collect_paytable,
     parse_paytable,
     preset_name,
 )
@@ -183,21 +185,65 @@ _PARSERS: dict[str, Callable[[object, str], Any]] = {
 RULE_KEYS: tuple[str, ...] = tuple(_PARSERS)
 
 
+#: The rules whose value may be an explicit paytable, and its kind: such a table is checked
+#: line by line, so that every faulty line is named, not only the first.
+_TABLE_KINDS: dict[str, TableKind] = {
+    "blind_paytable": TableKind.BLIND,
+    "trips_paytable": TableKind.TRIPS,
+    "progressive_paytable": TableKind.PROGRESSIVE,
+    "envy": TableKind.ENVY,
+}
+
+
 def parse_rules(obj: Mapping[str, object] | None, *, path: str = "rules") -> RuleSet:
     """A rule set from its JSON form; missing keys take their defaults, unknown keys are refused
-    (a misspelt rule silently ignored would settle a table on the wrong rules)."""
+    (a misspelt rule silently ignored would settle a table on the wrong rules). Raises the
+    first of `rules_errors`."""
     if obj is None:
         return DEFAULT_RULES
-    if not isinstance(obj, Mapping):
-        raise InputError("rules.not_object", code="bad_rule", path=path, value=_shown(obj))
-    values: dict[str, Any] = {}
-    for key, value in obj.items():
-        parser = _PARSERS.get(key)
-        if parser is None:
-            raise InputError(
-                "rules.unknown", code="unknown_rule", path=f"{path}.{key}", rules=RULE_KEYS
-            )
-        values[key] = parser(value, f"{path}.{key}")
+    errors: list[InputError] = []
+    values = _collect(obj, path, errors)
+    if errors:
+        raise errors[0]
     if not values:
         return DEFAULT_RULES
     return RuleSet(**values)
+
+
+def rules_errors(
+    obj: Mapping[str, object] | None, *, path: str = "rules"
+) -> tuple[InputError, ...]:
+    """Every fault of a rules object, in the order of its keys (an explicit paytable's in the
+    order of its lines); empty when `parse_rules` accepts it."""
+    if obj is None:
+        return ()
+    errors: list[InputError] = []
+    _collect(obj, path, errors)
+    return tuple(errors)
+
+
+def _collect(obj: object, path: str, errors: list[InputError]) -> dict[str, Any]:
+    """The rules `obj` gives that are accepted; each fault appended to `errors`."""
+    if not isinstance(obj, Mapping):
+        errors.append(InputError("rules.not_object", code="bad_rule", path=path, value=_shown(obj)))
+        return {}
+    values: dict[str, Any] = {}
+    for key, value in obj.items():
+        where = f"{path}.{key}"
+        parser = _PARSERS.get(key)
+        if parser is None:
+            errors.append(
+                InputError("rules.unknown", code="unknown_rule", path=where, rules=RULE_KEYS)
+            )
+            continue
+        kind = _TABLE_KINDS.get(key)
+        if kind is not None and isinstance(value, Mapping):
+            table = collect_paytable(kind, value, where, errors)
+            if table is not None:
+                values[key] = table
+            continue
+        try:
+            values[key] = parser(value, where)
+        except InputError as exc:
+            errors.append(exc)
+    return values

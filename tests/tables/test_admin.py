@@ -57,8 +57,9 @@ def test_the_admin_shows_the_engines_message_and_saves_nothing(
     response = client.post(url, _form_data(standard_rules, payout_unit_cents="0"))
     assert response.status_code == 200
     html = response.content.decode()
-    assert "Le moteur de règles refuse cette valeur" in html  # the manager reads French
-    assert "rules.payout_unit_cents\u00a0: 0 est trop petit\u00a0: l’unité de paiement" in html
+    # the manager reads French, the amount in the currency, on the field: no raw path
+    assert "0,00\u00a0€ est trop petit\u00a0: l’unité de paiement" in html
+    assert "rules.payout_unit_cents" not in html
     assert "too small" not in html  # no English inside the French sentence
     assert RuleSet.objects.get(pk=standard_rules.pk).payout_unit_cents == 1
 

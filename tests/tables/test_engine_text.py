@@ -190,7 +190,7 @@ def test_the_french_sentence_and_the_field_it_names(code, french, field):
     assert engine_field(refusal) == field
 
 
-def test_an_input_error_keeps_its_path_in_front_of_the_french():
+def test_an_input_error_names_its_input_in_words_in_front_of_the_french():
     from tables.rules.errors import InputError
     from tables.rules.ruleset import parse_rules
 
@@ -198,6 +198,6 @@ def test_an_input_error_keeps_its_path_in_front_of_the_french():
         parse_rules({"trips_paytable": {"flush": "7x1"}})
     with translation.override("fr"):
         assert engine_message(refused.value) == (
-            'rules.trips_paytable.flush\u00a0: "7x1" n’est pas une cote N:M'
+            'Table de paiement Trips, couleur\u00a0: "7x1" n’est pas une cote N:M'
         )
     assert engine_field(refused.value) == "rules.trips_paytable.flush"

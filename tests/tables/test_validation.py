@@ -46,11 +46,12 @@ def test_the_admin_accepts_a_rule_set_the_engine_accepts(manager, blind_a, trips
     assert form.is_valid(), form.errors
 
 
-def _engine_message(rules: dict) -> str:
-    """What the engine says of `rules`, in the active language (the tests speak French)."""
+def _engine_message(rules: dict, *, under: str | None = None) -> str:
+    """What the engine says of `rules`, in the active language (the tests speak French), as
+    shown on the field that stands for the path `under`."""
     with pytest.raises(InputError) as refused:
         parse_rules(rules)
-    return engine_message(refused.value)
+    return engine_message(refused.value, under=under)
 
 
 @pytest.mark.parametrize(
@@ -74,8 +75,9 @@ def test_the_admin_shows_the_engines_refusal_on_the_field(
     )
     assert not form.is_valid()
     (shown,) = form.errors[field]
-    assert _engine_message({field: value}) in shown
-    assert f"rules.{field}" in shown
+    # On its field, the engine's sentence needs no name of the field, and never the raw path.
+    assert shown == _engine_message({field: value}, under=f"rules.{field}")
+    assert "rules." not in shown
 
 
 @pytest.mark.parametrize(
@@ -85,7 +87,8 @@ def test_the_admin_shows_the_engines_refusal_on_the_field(
 def test_the_service_refuses_what_the_engine_refuses(manager, standard_rules, change):
     with pytest.raises(ConfigurationRefused) as refused:
         services.ruleset_revise(ruleset_id=standard_rules.pk, manager=manager, **change)
-    assert _engine_message(change) in refused.value.message
+    ((key, _value),) = change.items()
+    assert _engine_message(change, under=f"rules.{key}") in refused.value.message
     assert list(refused.value.errors) == list(change)
     assert RuleSet.objects.get(pk=standard_rules.pk).engine_rules()["payout_unit_cents"] == 1
     assert not AuditEntry.objects.filter(code="tables.ruleset.revised").exists()
@@ -105,8 +108,13 @@ def test_the_service_refuses_what_the_engine_refuses(manager, standard_rules, ch
 def test_an_explicit_paytable_the_engine_refuses_is_refused_by_admin_and_service(
     manager, kind, lines, where
 ):
-    engine_says = _engine_message({Paytable.RULE_KEY[kind]: lines})
-    assert engine_says.startswith(where)
+    key = Paytable.RULE_KEY[kind]
+    with pytest.raises(InputError) as refused:
+        parse_rules({key: lines})
+    assert refused.value.path.startswith(where)
+    # On the paytable's lines, the engine's sentence names the line in words, not its path.
+    engine_says = engine_message(refused.value, under=f"rules.{key}")
+    assert "rules." not in engine_says
     form = _admin_form(
         PaytableAdmin,
         Paytable,
