@@ -13,6 +13,11 @@ from channels.security.websocket import WebsocketDenier  # noqa: E402
 
 from casino import live  # noqa: E402
 from casino.routing import websocket_urlpatterns  # noqa: E402
+from tables.rules.evaluator import warm_up  # noqa: E402
+
+# The hand evaluator's lookup tables take about a second to build: a worker builds them
+# before its first request, not inside the first settlement a dealer asks it for.
+warm_up()
 
 
 def origin_checked_when_sent(inner):

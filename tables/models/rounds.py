@@ -173,7 +173,7 @@ class RoundEvent(_AppendOnlyModel):
         round's row lock (tables.services.rounds), so the previous event cannot change."""
         if self.seq == 1:
             self.prev_hash = GENESIS
-        else:
+        elif not self.prev_hash:  # given by a writer that read it under the same lock
             self.prev_hash = (
                 RoundEvent.objects.filter(round_id=self.round_id, seq=self.seq - 1)
                 .values_list("hash", flat=True)

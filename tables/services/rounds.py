@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max, Sum
+from django.db.models import IntegerField, Max, OuterRef, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -44,7 +45,15 @@ from tables.errors import (
     RoundRefused,
     StaleRound,
 )
-from tables.models import Correction, IdempotentWrite, Round, RoundEvent, SettlementLine, Table
+from tables.models import (
+    Correction,
+    DealerAssignment,
+    IdempotentWrite,
+    Round,
+    RoundEvent,
+    SettlementLine,
+    Table,
+)
 from tables.rules.errors import RulesError
 from tables.rules.export import settlement_input_json
 from tables.rules.machine import (
@@ -135,12 +144,20 @@ def _remember(scope: str, key: str, body: dict, written: Written, staff: Staff) 
 # --- people --------------------------------------------------------------------------------
 
 
-def _require_table_dealer(staff: Staff, table: Table) -> None:
-    dealer = current_dealer(table)
-    if dealer is None or dealer.pk != staff.pk:
+def _require_table_dealer(staff: Staff, table: Table, *, dealing_id=None) -> None:
+    """`dealing_id`: who deals the table now, when the caller read it already (a round read
+    by `_round_for_update` carries it, one query fewer on every step of a round)."""
+    if dealing_id is None:
+        dealer = current_dealer(table)
+        dealing_id = dealer.pk if dealer is not None else None
+    if dealing_id != staff.pk:
         raise NotThisDealersTable(
             _("Only the dealer assigned to %(table)s now can do this.") % {"table": table}
         )
+
+
+def _require_round_dealer(staff: Staff, round_: Round) -> None:
+    _require_table_dealer(staff, round_.table, dealing_id=round_.dealing_id)
 
 
 def _approver(credentials, *, round_: Round, actor: Staff, action: str) -> Staff:
@@ -193,7 +210,19 @@ def _round(round_id, *, for_update: bool = False) -> Round:
 
 
 def _round_for_update(round_id) -> Round:
-    return _round(round_id, for_update=True)
+    """The round locked, with `dealing_id`: who deals its table now (0 for nobody)."""
+    dealing = (
+        DealerAssignment.objects.covering(timezone.now())
+        .filter(table=OuterRef("table"))
+        .values("dealer_id")[:1]
+    )
+    rounds = Round.objects.select_related("table", "dealer").annotate(
+        dealing_id=Coalesce(Subquery(dealing), 0, output_field=IntegerField())
+    )
+    try:
+        return rounds.select_for_update(of=("self",), no_key=True).get(pk=round_id)
+    except (Round.DoesNotExist, ValueError, TypeError):
+        raise NotFound(_("There is no round #%(id)s.") % {"id": round_id}) from None
 
 
 def rules_of(round_: Round) -> RuleSet:
@@ -201,9 +230,14 @@ def rules_of(round_: Round) -> RuleSet:
 
 
 def state_of(round_: Round) -> RoundState:
-    """The round's state as the engine computes it from the committed events."""
-    events = round_.events.order_by("seq").values_list("data", flat=True)
-    return replay(rules_of(round_), events, seats=round_.seat_numbers)
+    """The round's state as the engine computes it from the committed events.
+
+    The last event's hash is kept on `round_` for the next event's link (RoundEvent.seal):
+    the caller holds the round's lock, so it is still the last when that event is written.
+    """
+    events = list(round_.events.order_by("seq").values_list("data", "hash"))
+    round_.last_event_hash = events[-1][1] if events else None
+    return replay(rules_of(round_), [data for data, _hash in events], seats=round_.seat_numbers)
 
 
 def refusal(exc: RulesError) -> RoundRefused:
@@ -228,6 +262,8 @@ def _append(round_: Round, state: RoundState, event, *, actor, key, at, supervis
         actor=actor,
         supervisor=supervisor,
         at=at,
+        # Read by state_of under this lock: no second query for the chain's link.
+        prev_hash=getattr(round_, "last_event_hash", None) or "",
     )
     round_.state = state.to_json()
     round_.stage = state.stage.value
@@ -354,7 +390,7 @@ def round_event_record(
         round_ = _round_for_update(round_id)
         if (again := _remembered(scope, key, request)) is not None:
             return again
-        _require_table_dealer(actor, round_.table)
+        _require_round_dealer(actor, round_)
         _check_seq(round_, expected_seq)
         before = state_of(round_)
         state = _apply(before, parsed)
@@ -466,7 +502,7 @@ def round_settle(*, round_id: int, dealer: Staff, key: str, expected_seq) -> Wri
         round_ = _round_for_update(round_id)
         if (again := _remembered(scope, key, request)) is not None:
             return again
-        _require_table_dealer(dealer, round_.table)
+        _require_round_dealer(dealer, round_)
         _check_seq(round_, expected_seq)
         before = state_of(round_)
         event = event_from_json({"kind": "settlement_confirmed"})
