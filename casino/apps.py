@@ -7,6 +7,8 @@ class CasinoConfig(AppConfig):
     verbose_name = _("Casino")
 
     def ready(self):
-        from casino import signals
+        # casino.signin remembers where each request comes from (PIN approvals are throttled
+        # by it): connected here, so that even a worker's first request is remembered.
+        from casino import signals, signin  # noqa: F401
 
         signals.connect()

@@ -5,6 +5,12 @@ pass. Every failure, lock, refusal, unlock and approval is in the audit log.
 
 Call `pin_verify` BEFORE opening your own transaction: a wrong PIN is committed (counted and
 audited) before the error is raised, which an outer transaction would roll back.
+
+An approval (`pin_verify` with a role) is also throttled like a sign-in (casino.signin): per
+source address, per tablet and house-wide, counted with the failed sign-ins, so that one PIN
+sprayed across many supervisor numbers is stopped after the source's limit, not after three
+tries per number. Past the limit every approval from there is refused at once ("wait N
+seconds", ApprovalThrottled, HTTP 429) without its PIN being looked at.
 """
 
 import datetime as dt
@@ -30,7 +36,13 @@ from casino.live import after_commit
 from casino.middleware import shared_session_start
 from casino.models import Staff
 from casino.roles import Role, has_role, require_role
-from casino.signin import SigninRefused, refused_message
+from casino.signin import (
+    SigninRefused,
+    current_origin,
+    refused_message,
+    throttle_check,
+    throttle_failure,
+)
 
 MAX_WRONG_PINS = 3
 PIN_LENGTHS = range(4, 9)
@@ -47,11 +59,18 @@ def _locked_message(staff: Staff) -> str:
     }
 
 
-def pin_verify(*, employee_number: str, pin: str, role: str | None = None) -> Staff:
+def pin_verify(*, employee_number: str, pin: str, role: str | None = None, request=None) -> Staff:
     """The staff member whose PIN this is; with `role`, an approval by someone holding it.
 
-    Raises PinRejected (unknown number or wrong PIN), PinLocked, or RoleRequired.
+    Raises PinRejected (unknown number or wrong PIN), PinLocked, or RoleRequired; for an
+    approval, ApprovalThrottled when its source, tablet or the house is past the limit of
+    failures. `request`: the request the PIN came with (by default the one being served,
+    casino.signin.current_origin, for services that have none).
     """
+    origin = None
+    if role is not None:
+        origin = request if request is not None else current_origin()
+        throttle_check(origin, approval=True)
     now = timezone.now()
     failure: CasinoError | None = None
     number = str(employee_number).strip()
@@ -146,6 +165,8 @@ def pin_verify(*, employee_number: str, pin: str, role: str | None = None) -> St
                     )
             staff.save(update_fields=["failed_pin_attempts", "pin_locked_until"])
     if failure is not None:
+        if role is not None and isinstance(failure, (PinRejected, PinLocked)):
+            throttle_failure(origin, approval=True)  # a guess that missed (not a role refusal)
         raise failure
     return staff
 

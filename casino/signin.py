@@ -14,15 +14,25 @@ is set, so every worker shares the counts; the process's memory otherwise):
 A refused sign-in answers with the same words whether the number is unknown, the PIN wrong or
 the account locked, after a whole multiple of SIGNIN_FAILURE_MIN_SECONDS (every path already
 hashes once; the rounding up hides what is left: audit writes, a lock, a loaded server).
+
+PIN approvals (a supervisor's PIN typed at a dealer's tablet: casino.pins.pin_verify with a
+role) are throttled the same way and counted with the sign-ins: otherwise one PIN tried
+against 200 supervisor numbers, each locking after 3 wrong tries, would be 200 guesses. The
+services that ask for an approval sit deep below the view and have no request; the request
+being served is remembered here when Django starts it (`current_origin`), so that its address
+and tablet are the ones counted.
 """
 
 import hashlib
 import math
 import os
 import time
+from contextvars import ContextVar
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.signals import request_finished, request_started
+from django.http.cookie import parse_cookie
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -49,6 +59,24 @@ class SigninThrottled(CasinoError):
                 seconds,
             )
             % {"seconds": seconds}
+        )
+        self.seconds = seconds
+
+
+class ApprovalThrottled(SigninThrottled):
+    """A PIN approval from a source, a tablet or a house past its limit of failures."""
+
+    code = "approval_throttled"
+
+    def __init__(self, seconds: int) -> None:
+        CasinoError.__init__(
+            self,
+            ngettext(
+                "Too many wrong PINs from here. Wait %(seconds)d second and try again.",
+                "Too many wrong PINs from here. Wait %(seconds)d seconds and try again.",
+                seconds,
+            )
+            % {"seconds": seconds},
         )
         self.seconds = seconds
 
@@ -113,12 +141,66 @@ def tablet_fingerprint(request) -> str | None:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
+class RequestOrigin:
+    """What the throttle reads of a request (its META and COOKIES), kept for the services
+    below a view: the address, the proxies' X-Forwarded-For and the tablet's binding cookie."""
+
+    __slots__ = ("META", "COOKIES")
+
+    def __init__(self, meta: dict, cookies: dict) -> None:
+        self.META, self.COOKIES = meta, cookies
+
+
+_current_origin: ContextVar[RequestOrigin | None] = ContextVar("tapis_origin", default=None)
+
+
+def current_origin() -> RequestOrigin | None:
+    """Where the request being served comes from (None outside a request: a command)."""
+    return _current_origin.get()
+
+
+def _remember_origin(sender, environ=None, scope=None, **kwargs) -> None:
+    """request_started: WSGI gives the environ, ASGI the scope (before the request exists)."""
+    if environ is not None:
+        meta = {
+            name: environ.get(name, "")
+            for name in ("REMOTE_ADDR", "HTTP_X_FORWARDED_FOR", "HTTP_COOKIE")
+        }
+    elif scope is not None:
+        headers = {
+            key.decode("latin-1").lower(): value.decode("latin-1")
+            for key, value in scope.get("headers") or []
+        }
+        client = scope.get("client") or ("",)
+        meta = {
+            "REMOTE_ADDR": client[0] or "",
+            "HTTP_X_FORWARDED_FOR": headers.get("x-forwarded-for", ""),
+            "HTTP_COOKIE": headers.get("cookie", ""),
+        }
+    else:
+        _current_origin.set(None)
+        return
+    _current_origin.set(RequestOrigin(meta, parse_cookie(meta["HTTP_COOKIE"])))
+
+
+def _forget_origin(sender, **kwargs) -> None:
+    _current_origin.set(None)
+
+
+request_started.connect(_remember_origin, dispatch_uid="casino.signin.remember_origin")
+request_finished.connect(_forget_origin, dispatch_uid="casino.signin.forget_origin")
+
+
 def _keys(request) -> list[tuple[str, str, int]]:
-    """(kind, identity, limit) for each throttle this request falls under."""
-    keys = [("source", client_ip(request), _setting("SIGNIN_THROTTLE_SOURCE_FAILURES", 10))]
-    device = tablet_fingerprint(request)
-    if device:
-        keys.append(("device", device, _setting("SIGNIN_THROTTLE_DEVICE_FAILURES", 10)))
+    """(kind, identity, limit) for each throttle this request falls under (None: no request,
+    the house's limit only)."""
+    keys = []
+    if request is not None:
+        limit = _setting("SIGNIN_THROTTLE_SOURCE_FAILURES", 10)
+        keys.append(("source", client_ip(request), limit))
+        device = tablet_fingerprint(request)
+        if device:
+            keys.append(("device", device, _setting("SIGNIN_THROTTLE_DEVICE_FAILURES", 10)))
     keys.append(("overall", "all", _setting("SIGNIN_THROTTLE_TOTAL_FAILURES", 100)))
     return keys
 
@@ -140,11 +222,12 @@ def throttle_wait(request) -> int:
     return math.ceil(max(remaining)) if remaining else 0
 
 
-def throttle_check(request) -> None:
-    """Raise SigninThrottled when this request must wait."""
+def throttle_check(request, *, approval: bool = False) -> None:
+    """Raise SigninThrottled (ApprovalThrottled for a PIN approval) when this request must
+    wait."""
     seconds = throttle_wait(request)
     if seconds:
-        raise SigninThrottled(seconds)
+        raise ApprovalThrottled(seconds) if approval else SigninThrottled(seconds)
 
 
 def _count(key: str, window: int) -> int:
@@ -156,24 +239,24 @@ def _count(key: str, window: int) -> int:
         return 1
 
 
-def throttle_failure(request) -> None:
-    """Count one failed sign-in from this request; block what went past its limit."""
+def throttle_failure(request, *, approval: bool = False) -> None:
+    """Count one failed sign-in (or PIN approval) from this request; block what went past its
+    limit."""
     window, block = window_seconds(), block_seconds()
     for kind, identity, limit in _keys(request):
         attempts = _count(f"{KEY_PREFIX}:fail:{kind}:{identity}", window)
         if attempts < limit:
             continue
         if cache.add(_block_key(kind, identity), time.time() + block, timeout=block):
-            _announce(kind, identity, attempts)
+            _announce(kind, identity, attempts, approval=approval)
 
 
-def _announce(kind: str, identity: str, attempts: int) -> None:
+def _announce(kind: str, identity: str, attempts: int, *, approval: bool = False) -> None:
     source = _source_label(kind, identity)
-    atomic_audit(
-        actor=None,
-        code="casino.signin.throttled",
-        data={"kind": kind, "source": source, "attempts": attempts, "seconds": block_seconds()},
-    )
+    data = {"kind": kind, "source": source, "attempts": attempts, "seconds": block_seconds()}
+    if approval:
+        data["after"] = "pin_approval"  # the failure that crossed the limit was an approval
+    atomic_audit(actor=None, code="casino.signin.throttled", data=data)
     after_commit(
         lambda: events.signin_throttled.send(
             sender=SigninThrottled, source=source, attempts=attempts
