@@ -7,8 +7,6 @@ class CasinoConfig(AppConfig):
     verbose_name = _("Casino")
 
     def ready(self):
-        # casino.signin remembers where each request comes from (PIN approvals are throttled
-        # by it): connected here, so that even a worker's first request is remembered.
-        from casino import signals, signin  # noqa: F401
+        from casino import signals
 
         signals.connect()

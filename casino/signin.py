@@ -19,8 +19,8 @@ PIN approvals (a supervisor's PIN typed at a dealer's tablet: casino.pins.pin_ve
 role) are throttled the same way and counted with the sign-ins: otherwise one PIN tried
 against 200 supervisor numbers, each locking after 3 wrong tries, would be 200 guesses. The
 services that ask for an approval sit deep below the view and have no request; the request
-being served is remembered here when Django starts it (`current_origin`), so that its address
-and tablet are the ones counted.
+being served is remembered here (RequestOriginMiddleware, `current_origin`), so that its
+address and tablet are the ones counted.
 """
 
 import hashlib
@@ -31,8 +31,6 @@ from contextvars import ContextVar
 
 from django.conf import settings
 from django.core.cache import cache
-from django.core.signals import request_finished, request_started
-from django.http.cookie import parse_cookie
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -141,54 +139,28 @@ def tablet_fingerprint(request) -> str | None:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-class RequestOrigin:
-    """What the throttle reads of a request (its META and COOKIES), kept for the services
-    below a view: the address, the proxies' X-Forwarded-For and the tablet's binding cookie."""
-
-    __slots__ = ("META", "COOKIES")
-
-    def __init__(self, meta: dict, cookies: dict) -> None:
-        self.META, self.COOKIES = meta, cookies
+_current_request: ContextVar = ContextVar("tapis_signin_request", default=None)
 
 
-_current_origin: ContextVar[RequestOrigin | None] = ContextVar("tapis_origin", default=None)
+def current_origin():
+    """The request being served (None outside a request: a command, a task), for the throttle
+    of PIN approvals asked for by services that have no request (RequestOriginMiddleware)."""
+    return _current_request.get()
 
 
-def current_origin() -> RequestOrigin | None:
-    """Where the request being served comes from (None outside a request: a command)."""
-    return _current_origin.get()
+class RequestOriginMiddleware:
+    """Remembers the request being served, so that a PIN approval asked for deep below its view
+    is counted against its address and tablet (casino.pins.pin_verify)."""
 
+    def __init__(self, get_response):
+        self.get_response = get_response
 
-def _remember_origin(sender, environ=None, scope=None, **kwargs) -> None:
-    """request_started: WSGI gives the environ, ASGI the scope (before the request exists)."""
-    if environ is not None:
-        meta = {
-            name: environ.get(name, "")
-            for name in ("REMOTE_ADDR", "HTTP_X_FORWARDED_FOR", "HTTP_COOKIE")
-        }
-    elif scope is not None:
-        headers = {
-            key.decode("latin-1").lower(): value.decode("latin-1")
-            for key, value in scope.get("headers") or []
-        }
-        client = scope.get("client") or ("",)
-        meta = {
-            "REMOTE_ADDR": client[0] or "",
-            "HTTP_X_FORWARDED_FOR": headers.get("x-forwarded-for", ""),
-            "HTTP_COOKIE": headers.get("cookie", ""),
-        }
-    else:
-        _current_origin.set(None)
-        return
-    _current_origin.set(RequestOrigin(meta, parse_cookie(meta["HTTP_COOKIE"])))
-
-
-def _forget_origin(sender, **kwargs) -> None:
-    _current_origin.set(None)
-
-
-request_started.connect(_remember_origin, dispatch_uid="casino.signin.remember_origin")
-request_finished.connect(_forget_origin, dispatch_uid="casino.signin.forget_origin")
+    def __call__(self, request):
+        _current_request.set(request)
+        try:
+            return self.get_response(request)
+        finally:
+            _current_request.set(None)  # a worker thread serves other requests next
 
 
 def _keys(request) -> list[tuple[str, str, int]]:
