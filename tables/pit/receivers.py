@@ -14,7 +14,7 @@ from casino import events as casino_events
 from jackpot import events as jackpot_events
 from tables import events as tables_events
 from tables.accounting import events as accounting_events
-from tables.pit import alerts
+from tables.pit import alerts, tasks
 
 log = logging.getLogger("tables.pit.alerts")
 
@@ -33,14 +33,14 @@ def _logged(fn):
 @receiver(tables_events.round_settled, dispatch_uid="pit.alerts.round_settled")
 @_logged
 def on_round_settled(*, round_id, **kwargs):
-    alerts.big_wins_raise(round_id=round_id)
+    tasks.big_wins_check_soon(round_id)
 
 
 @receiver(tables_events.round_corrected, dispatch_uid="pit.alerts.round_corrected")
 @_logged
 def on_round_corrected(*, round_id, **kwargs):
     # A correction may turn a seat's result into a big win.
-    alerts.big_wins_raise(round_id=round_id)
+    tasks.big_wins_check_soon(round_id)
 
 
 @receiver(tables_events.void_requested, dispatch_uid="pit.alerts.void_requested")

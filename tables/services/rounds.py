@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import IntegerField, Max, OuterRef, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -143,14 +142,16 @@ def _remember(scope: str, key: str, body: dict, written: Written, staff: Staff) 
 
 # --- people --------------------------------------------------------------------------------
 
+UNREAD = object()  # the dealer now: not read yet
 
-def _require_table_dealer(staff: Staff, table: Table, *, dealing_id=None) -> None:
+
+def _require_table_dealer(staff: Staff, table: Table, *, dealing_id=UNREAD) -> None:
     """`dealing_id`: who deals the table now, when the caller read it already (a round read
-    by `_round_for_update` carries it, one query fewer on every step of a round)."""
-    if dealing_id is None:
+    by `_round_for_update` carries its id alone: cheaper than the whole assignment)."""
+    if dealing_id is UNREAD:
         dealer = current_dealer(table)
         dealing_id = dealer.pk if dealer is not None else None
-    if dealing_id != staff.pk:
+    if dealing_id is None or dealing_id != staff.pk:
         raise NotThisDealersTable(
             _("Only the dealer assigned to %(table)s now can do this.") % {"table": table}
         )
@@ -210,19 +211,15 @@ def _round(round_id, *, for_update: bool = False) -> Round:
 
 
 def _round_for_update(round_id) -> Round:
-    """The round locked, with `dealing_id`: who deals its table now (0 for nobody)."""
-    dealing = (
+    """The round locked, with `dealing_id`: who deals its table now (None for nobody)."""
+    round_ = _round(round_id, for_update=True)
+    round_.dealing_id = (
         DealerAssignment.objects.covering(timezone.now())
-        .filter(table=OuterRef("table"))
-        .values("dealer_id")[:1]
+        .filter(table_id=round_.table_id)
+        .values_list("dealer_id", flat=True)
+        .first()
     )
-    rounds = Round.objects.select_related("table", "dealer").annotate(
-        dealing_id=Coalesce(Subquery(dealing), 0, output_field=IntegerField())
-    )
-    try:
-        return rounds.select_for_update(of=("self",), no_key=True).get(pk=round_id)
-    except (Round.DoesNotExist, ValueError, TypeError):
-        raise NotFound(_("There is no round #%(id)s.") % {"id": round_id}) from None
+    return round_
 
 
 def rules_of(round_: Round) -> RuleSet:

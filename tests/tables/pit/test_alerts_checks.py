@@ -238,7 +238,8 @@ def test_the_checks_queries_do_not_grow_with_the_open_tables(
 def test_a_settled_round_without_a_big_win_costs_the_receivers_three_queries(
     felt, table, django_assert_num_queries
 ):
-    """They run after the settlement's commit, in the dealer's request: kept small."""
+    """They run on a worker after the settlement's commit (in the dealer's request when no
+    broker takes them): kept small."""
     from tables.pit import receivers
 
     round_id = deal_to(felt, "settled")["id"]
