@@ -46,7 +46,6 @@ from tables.errors import (
 )
 from tables.models import (
     Correction,
-    DealerAssignment,
     IdempotentWrite,
     Round,
     RoundEvent,
@@ -68,6 +67,7 @@ from tables.rules.machine import (
 from tables.rules.ruleset import RuleSet, parse_rules
 from tables.rules.settle import Meter, settle, settle_json
 from tables.selectors import current_dealer
+from tables.services import round_reads
 from tables.services._base import require_role
 from tables.services.configuration import ruleset_mark_used
 from tables.snapshots import round_snapshot
@@ -117,14 +117,15 @@ def fingerprint(body: dict, *, secret: str | None = None) -> str:
 
 
 def _remembered(scope: str, key: str, body: dict) -> Written | None:
-    kept = IdempotentWrite.objects.filter(scope=scope, key=key).first()
+    kept = round_reads.write_kept(scope, key)
     if kept is None:
         return None
+    body_hash, status, response = kept
     # A retry after the secret key was rotated still matches (SECRET_KEY_FALLBACKS).
     secrets = [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])]
-    if not any(hmac.compare_digest(kept.body_hash, fingerprint(body, secret=s)) for s in secrets):
+    if not any(hmac.compare_digest(body_hash, fingerprint(body, secret=s)) for s in secrets):
         raise KeyReused(_("This key was already used for another request: use a new key."))
-    return Written(kept.status, kept.response, replayed=True)
+    return Written(status, response, replayed=True)
 
 
 def _remember(scope: str, key: str, body: dict, written: Written, staff: Staff) -> Written:
@@ -212,13 +213,9 @@ def _round(round_id, *, for_update: bool = False) -> Round:
 
 def _round_for_update(round_id) -> Round:
     """The round locked, with `dealing_id`: who deals its table now (None for nobody)."""
-    round_ = _round(round_id, for_update=True)
-    round_.dealing_id = (
-        DealerAssignment.objects.covering(timezone.now())
-        .filter(table_id=round_.table_id)
-        .values_list("dealer_id", flat=True)
-        .first()
-    )
+    round_ = round_reads.round_locked(round_id, at=timezone.now())
+    if round_ is None:
+        raise NotFound(_("There is no round #%(id)s.") % {"id": round_id})
     return round_
 
 
@@ -232,7 +229,7 @@ def state_of(round_: Round) -> RoundState:
     The last event's hash is kept on `round_` for the next event's link (RoundEvent.seal):
     the caller holds the round's lock, so it is still the last when that event is written.
     """
-    events = list(round_.events.order_by("seq").values_list("data", "hash"))
+    events = round_reads.round_events(round_.pk)
     round_.last_event_hash = events[-1][1] if events else None
     return replay(rules_of(round_), [data for data, _hash in events], seats=round_.seat_numbers)
 

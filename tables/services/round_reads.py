@@ -1,0 +1,85 @@
+"""The three reads of every step of a round, written in SQL.
+
+A dealer's tap reads the round (locked) with who deals its table now, the write already kept
+under the request's key (a retry) and the round's events. Through the ORM, building these
+queries cost several times the database's own answer: about 5 ms of a worker's CPU per tap
+of the 15 or so a tap costs, on the 2-core machine of the round API's benchmark (README,
+"Benchmark: 8 tables against `make serve`"). Everything else a step does stays in the ORM.
+"""
+
+import json
+
+from django.db import connection
+
+from tables.models import DealerAssignment, IdempotentWrite, Round, RoundEvent
+
+# An id the database can hold (BigAutoField): a larger one names no round, it is not an error.
+MAX_ID = 2**63 - 1
+
+
+def _json(value):
+    """A JSON column as the database driver returns it: text (Django leaves the decoding to the
+    model field), or already decoded by another driver."""
+    return json.loads(value) if isinstance(value, (str, bytes)) else value
+
+
+def _sql(text: str) -> str:
+    return text.format(
+        round=Round._meta.db_table,
+        assignment=DealerAssignment._meta.db_table,
+        event=RoundEvent._meta.db_table,
+        kept=IdempotentWrite._meta.db_table,
+    )
+
+
+# "Who deals the table at this instant" is DealerAssignment.objects.covering(at) (from
+# `starts_at` included to `ends_at` excluded): the same condition here, tested against it in
+# tests/tables/rounds/test_round_reads.py.
+_ROUND_LOCKED = _sql(
+    """
+    SELECT r.*, (
+        SELECT a.dealer_id FROM {assignment} a
+        WHERE a.table_id = r.table_id AND a.starts_at <= %s
+          AND (a.ends_at IS NULL OR a.ends_at > %s)
+        ORDER BY a.id LIMIT 1
+    ) AS dealing_id
+    FROM {round} r WHERE r.id = %s
+    """
+)
+
+
+def round_locked(round_id, *, at) -> Round | None:
+    """The round, its row locked until the transaction ends (FOR NO KEY UPDATE: see
+    tables.services._base), with `dealing_id`: who deals its table at `at` (None: nobody).
+    Its table and dealer are read when first used. None when there is no such round."""
+    if isinstance(round_id, str) and round_id.isascii() and round_id.isdigit():
+        round_id = int(round_id)
+    if isinstance(round_id, bool) or not isinstance(round_id, int) or not 0 < round_id <= MAX_ID:
+        return None
+    sql = _ROUND_LOCKED
+    if connection.features.has_select_for_update:
+        sql += " FOR NO KEY UPDATE OF r" if connection.vendor == "postgresql" else " FOR UPDATE"
+    at = connection.ops.adapt_datetimefield_value(at)  # as the ORM would send it
+    found = list(Round.objects.raw(sql, [at, at, round_id]))
+    return found[0] if found else None
+
+
+_EVENTS = _sql("SELECT data, hash FROM {event} WHERE round_id = %s ORDER BY seq")
+
+
+def round_events(round_id: int) -> list[tuple[dict, str]]:
+    """Each event's data and hash, in order."""
+    with connection.cursor() as cursor:
+        cursor.execute(_EVENTS, [round_id])
+        return [(_json(data), hash_) for data, hash_ in cursor.fetchall()]
+
+
+_KEPT = _sql("SELECT body_hash, status, response FROM {kept} WHERE scope = %s AND key = %s")
+
+
+def write_kept(scope: str, key: str) -> tuple[str, int, dict] | None:
+    """The write kept under this key in this scope: its body's digest, status and answer."""
+    with connection.cursor() as cursor:
+        cursor.execute(_KEPT, [scope, key])
+        row = cursor.fetchone()
+    return None if row is None else (row[0], row[1], _json(row[2]))

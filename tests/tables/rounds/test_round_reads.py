@@ -1,0 +1,75 @@
+"""The round's reads in SQL (tables.services.round_reads) answer as the ORM's definitions do:
+who deals the table at an instant is DealerAssignment.objects.covering(at), on its edges too;
+an id nobody can hold names no round; JSON comes back decoded."""
+
+import datetime as dt
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from tables.models import DealerAssignment, IdempotentWrite
+from tables.selectors import current_dealer
+from tables.services import round_reads
+from tests.factories import make_staff
+
+HOUR = dt.timedelta(hours=1)
+
+
+def dealing_at(round_id, at):
+    with transaction.atomic():
+        return round_reads.round_locked(round_id, at=at).dealing_id
+
+
+def test_the_dealer_at_each_instant_is_the_one_covering_it(felt, table, dealer, supervisor):
+    round_id = felt.open()["id"]
+    now = timezone.now()
+    other = make_staff("dealer", username="relief")
+    DealerAssignment.objects.filter(table=table).update(starts_at=now - 3 * HOUR, ends_at=now)
+    DealerAssignment.objects.create(
+        table=table, dealer=other, starts_at=now, ends_at=None, assigned_by=supervisor
+    )
+    instants = [now - 4 * HOUR, now - 3 * HOUR, now - HOUR, now, now + HOUR]
+    for at in instants:  # before any, the first's start, inside, the change (end excluded), after
+        expected = current_dealer(table, at)
+        assert dealing_at(round_id, at) == (expected.pk if expected else None), at
+    assert [dealing_at(round_id, at) for at in instants] == [
+        None,
+        dealer.pk,
+        dealer.pk,
+        other.pk,
+        other.pk,
+    ]
+
+
+def test_the_round_read_is_the_whole_round(felt):
+    opened = felt.open()
+    felt.wagers(1)
+    with transaction.atomic():
+        round_ = round_reads.round_locked(opened["id"], at=timezone.now())
+    assert round_.pk == opened["id"] and round_.seq == 1
+    assert round_.state["seats"][0]["ante"] == 1000  # the JSON columns decoded
+    assert round_.table.name == "UTH 1" and round_.dealer == felt.dealer
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2**63, 10**40, True, None, "abc", "١٢", 1.5, [1]])
+def test_an_id_no_round_can_have_is_no_round(db, bad):
+    with transaction.atomic():
+        assert round_reads.round_locked(bad, at=timezone.now()) is None
+
+
+def test_an_id_in_ascii_digits_names_its_round(felt):
+    round_id = felt.open()["id"]
+    with transaction.atomic():
+        assert round_reads.round_locked(str(round_id), at=timezone.now()).pk == round_id
+
+
+def test_events_and_kept_writes_come_back_decoded(felt):
+    round_id = felt.open()["id"]
+    felt.wagers(1)
+    events = round_reads.round_events(round_id)
+    assert [data["kind"] for data, _hash in events] == ["wagers_placed"]
+    assert len(events[0][1]) == 64
+    kept = IdempotentWrite.objects.filter(scope=f"round:{round_id}:events").get()
+    assert round_reads.write_kept(kept.scope, kept.key) == (kept.body_hash, 200, kept.response)
+    assert round_reads.write_kept(kept.scope, "no such key") is None
