@@ -25,3 +25,11 @@ def reconcile_banks() -> int:
 @shared_task(name="jackpot.tasks.display_connections_prune", ignore_result=True)
 def display_connections_prune() -> int:
     return display_tokens.display_connections_prune()
+
+
+# Late acknowledgement: a worker that dies while posting leaves the task to another (posting
+# twice posts nothing twice: a posted row is no longer waiting).
+@shared_task(name="jackpot.tasks.post_pending", ignore_result=True, acks_late=True)
+def post_pending(bank_id: int) -> int:
+    """Post the contributions the tables have committed (services.posting)."""
+    return services.bank_post_pending(bank_id=bank_id)
