@@ -159,7 +159,8 @@ def audit_many(entries: list[dict]) -> list[AuditEntry]:
 
 
 def audit_checkpoint(reason: str = "requested") -> dict | None:
-    """Write a checkpoint of the chain's head now (None when the log is empty)."""
+    """Write a checkpoint of the chain's head now (None when the log is empty), with the heads
+    of the chains registered in casino.checkpoints (each bank's last ledger line)."""
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:

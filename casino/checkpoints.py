@@ -10,15 +10,24 @@ demand (`manage.py audit_checkpoint`, e.g. before a backup); the shift report sh
 that closed its shift (`shift_checkpoint`). Each line carries an HMAC under the audit key, so
 a line written by someone without the key is refused. Make the file append-only for the
 server's user (`chattr +a`, or a log host), and copy it off the database server.
+
+A checkpoint also records the heads of the other chains that cannot show their own cut-off
+end (the meter ledger's banks: each bank's last line number and hash), under "heads". casino
+sits below the apps that own them, so each app registers here what to record and how to check
+it (`register_heads`); `audit_verify` then asks each one whether every head a checkpoint
+recorded is still in place (`heads_find_breaks`). A line written before heads existed has none
+and is checked for the audit chain alone.
 """
 
 import json
 import logging
 import os
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from casino.audit_keys import current_key, current_key_id, known_keys, mac
@@ -36,6 +45,69 @@ class Checkpoint:
     shift: str
     written_at: str
     reason: str
+    # chain name -> the heads its app recorded (jackpot: [{"bank_id", "bank", "seq", "hash"}]);
+    # empty for a line written before heads were recorded.
+    heads: dict = field(default_factory=dict, hash=False)
+
+
+@dataclass(frozen=True)
+class HeadsKeeper:
+    """What an app records of its chain's heads in each checkpoint, and how it checks them.
+
+    provide(): the heads now, JSON values (a list of dicts).
+    find_break(checkpoints): given the checkpoints that recorded this chain's heads, in file
+    order, the first head no longer in place (a ChainBreak of casino.audit) or None.
+    describe(head): one head in words, for the checkpoint command and the shift report."""
+
+    provide: Callable[[], list]
+    find_break: Callable[[list], object]
+    describe: Callable[[dict], str]
+
+
+# name (the chain's name in casino.audit.CHAINS, e.g. "meter ledger") -> its keeper.
+HEADS: dict[str, HeadsKeeper] = {}
+
+
+def register_heads(
+    name: str, *, provide: Callable, find_break: Callable, describe: Callable | None = None
+) -> None:
+    describe = describe or (lambda head: ", ".join(f"{k} {v}" for k, v in head.items()))
+    HEADS[name] = HeadsKeeper(provide=provide, find_break=find_break, describe=describe)
+
+
+def describe_head(name: str, head: dict) -> str:
+    """A recorded head in words; a chain no longer registered is shown field by field."""
+    keeper = HEADS.get(name)
+    if keeper is None:
+        return ", ".join(f"{k} {v}" for k, v in head.items())
+    return keeper.describe(head)
+
+
+def heads_now() -> dict[str, list]:
+    """Every registered chain's heads now. One that cannot be read is left out and logged
+    loudly: the checkpoint of the audit chain is still worth writing (a shift change writes it
+    after its commit, where an exception would fail a request whose change is committed)."""
+    heads = {}
+    for name, keeper in HEADS.items():
+        try:
+            # A savepoint inside the caller's transaction: a failed read must not abort it.
+            with transaction.atomic():
+                heads[name] = keeper.provide()
+        except Exception:
+            log.exception("the %s heads could not be read for the audit checkpoint", name)
+    return heads
+
+
+def heads_find_breaks(checkpoints: list[Checkpoint]) -> list[tuple[str, object]]:
+    """(chain name, its first break) for each registered chain whose recorded heads are not all
+    in place; [] when every head every checkpoint recorded still is."""
+    found = []
+    for name, keeper in HEADS.items():
+        recorded = [c for c in checkpoints if name in c.heads]
+        broken = keeper.find_break(recorded) if recorded else None
+        if broken is not None:
+            found.append((name, broken))
+    return found
 
 
 def checkpoint_path() -> Path:
@@ -59,9 +131,17 @@ def _canonical(body: dict) -> bytes:
 
 
 def checkpoint_write(
-    *, position: int, hash: str, entry_id, gaming_date, shift: str, reason: str
+    *,
+    position: int,
+    hash: str,
+    entry_id,
+    gaming_date,
+    shift: str,
+    reason: str,
+    heads: dict | None = None,
 ) -> dict:
-    """Append one checkpoint line (O_APPEND: never rewrites what is there) and flush it."""
+    """Append one checkpoint line (O_APPEND: never rewrites what is there) and flush it.
+    `heads`: the other chains' heads to record; by default every registered one's, read now."""
     body = {
         "position": position,
         "hash": hash,
@@ -71,6 +151,7 @@ def checkpoint_write(
         "written_at": timezone.now().isoformat(),
         "reason": reason,
         "key_id": current_key_id(),
+        "heads": heads_now() if heads is None else heads,
     }
     body["mac"] = mac(current_key(), _canonical(body))
     path = checkpoint_path()
@@ -123,6 +204,7 @@ def checkpoints_read() -> tuple[list[Checkpoint], list[str]]:
                 shift=body.get("shift", ""),
                 written_at=body["written_at"],
                 reason=body.get("reason", ""),
+                heads=body.get("heads") or {},
             )
         )
     return good, bad

@@ -11,3 +11,7 @@ class JackpotConfig(AppConfig):
         from jackpot import log_redaction
 
         log_redaction.install()
+        # Importing it registers the ledger's chain and heads with casino in every process,
+        # not only in audit_verify's: a shift change's checkpoint, written by whichever server
+        # records the shift's first entry, must record each bank's head too.
+        import jackpot.chains  # noqa: F401

@@ -15,10 +15,22 @@ by line:
   the line before by its hash, and the bank row's `ledger_hash` is the last line's. So a hit's,
   a reset's or an adjustment's amount rewritten with every later balance, a tail re-chained
   without the key, a forged line and a changed id are each named at their line.
+
+The chain alone cannot show its own end cut off when the bank row is rewritten to match (its
+last hits, resets, adjustments or reversals deleted, `ledger_seq` and `ledger_hash` set to the
+new last line: contributions would still be missed by their audit entries, the other kinds
+not). So every audit checkpoint, kept outside the database, also records each bank's head
+(`ledger_heads`: its id and code, last line number and that line's hash), and
+`ledger_heads_find_break` checks that every head any checkpoint recorded is still in the
+ledger, at that number, with that hash. A cut is then caught by any checkpoint written before
+it; only lines written after the last checkpoint can still go unseen.
 """
+
+from django.db.models import Max
 
 from casino.audit import ChainBreak, register_chain
 from casino.audit_keys import known_keys
+from casino.checkpoints import Checkpoint, register_heads
 from casino.models import AuditEntry
 from jackpot.models import LEDGER_GENESIS, Bank, MeterEntry, meter_entry_digest
 
@@ -124,4 +136,85 @@ def ledger_find_break() -> ChainBreak | None:
     return None
 
 
+def ledger_heads() -> list[dict]:
+    """Each bank's head as the bank row keeps it (a bank without lines has none): the row is
+    saved in the transaction that inserts its lines, so it always names a committed line."""
+    rows = Bank.objects.filter(ledger_seq__gt=0).order_by("pk")
+    return [
+        {"bank_id": pk, "bank": slug, "seq": seq, "hash": digest}
+        for pk, slug, seq, digest in rows.values_list("pk", "slug", "ledger_seq", "ledger_hash")
+    ]
+
+
+def _hashes_at(bank_id: int, numbers: list[int]) -> dict[int, str]:
+    found = {}
+    for start in range(0, len(numbers), 500):  # SQLite's limit on a query's parameters
+        chunk = numbers[start : start + 500]
+        rows = MeterEntry.objects.filter(bank_id=bank_id, seq__in=chunk)
+        found.update(rows.values_list("seq", "hash"))
+    return found
+
+
+def ledger_heads_find_break(checkpoints: list[Checkpoint]) -> ChainBreak | None:
+    """The first bank whose ledger lost or changed a line a checkpoint recorded as its head: a
+    changed line is named at the lowest such number (the ledger was rewritten there or before),
+    a cut-off end at the furthest head recorded beyond it."""
+    # (bank id) -> {line number: (hash, the first checkpoint that recorded it, its code then)}
+    recorded: dict[int, dict[int, tuple[str, Checkpoint, str]]] = {}
+    for checkpoint in checkpoints:
+        for head in checkpoint.heads.get("meter ledger", []):
+            lines = recorded.setdefault(int(head["bank_id"]), {})
+            lines.setdefault(int(head["seq"]), (head["hash"], checkpoint, head.get("bank", "")))
+    banks = dict(Bank.objects.filter(pk__in=recorded).values_list("pk", "slug"))
+    ends = dict(
+        MeterEntry.objects.filter(bank_id__in=recorded)
+        .values("bank_id")
+        .annotate(end=Max("seq"))
+        .values_list("bank_id", "end")
+    )
+    for bank_id in sorted(recorded):
+        heads = recorded[bank_id]
+        if bank_id not in banks:
+            seq = max(heads)
+            _hash, checkpoint, code = heads[seq]
+            reason = (
+                f"the checkpoint written at {checkpoint.written_at} recorded its line {seq}, "
+                "but the bank is no longer in the database (deleted)"
+            )
+            return ChainBreak(None, bank_id, f"bank #{bank_id} ({code})", reason)
+        slug, end = banks[bank_id], ends.get(bank_id, 0)
+        found = _hashes_at(bank_id, sorted(heads))
+        for seq in sorted(heads):
+            expected, checkpoint, _code = heads[seq]
+            if seq in found and found[seq] != expected:
+                reason = (
+                    f"its hash is {found[seq]}, but the checkpoint written at "
+                    f"{checkpoint.written_at} recorded {expected} for this line: the ledger "
+                    "was rewritten at or before it"
+                )
+                return ChainBreak(None, bank_id, f"bank {slug}, line {seq}", reason)
+        missing = [seq for seq in heads if seq not in found]
+        if missing:
+            seq = max(missing)
+            expected, checkpoint, _code = heads[seq]
+            written = f"the checkpoint written at {checkpoint.written_at}"
+            if seq > end:
+                cut = f"line {seq} was" if seq == end + 1 else f"lines {end + 1} to {seq} were"
+                reason = (
+                    f"the ledger ends at line {end}, but {written} recorded line {seq} with hash "
+                    f"{expected}: {cut} cut off (deleted, and the bank's count and last hash "
+                    "rewritten to match)"
+                )
+            else:
+                reason = f"{written} recorded this line with hash {expected}, but it is gone"
+            return ChainBreak(None, bank_id, f"bank {slug}, line {seq}", reason)
+    return None
+
+
 register_chain("meter ledger", ledger_find_break)
+register_heads(
+    "meter ledger",
+    provide=ledger_heads,
+    find_break=ledger_heads_find_break,
+    describe=lambda head: f"bank {head['bank']} at line {head['seq']}, hash {head['hash']}",
+)
