@@ -11,6 +11,7 @@ import json
 
 from django.db import connection
 
+from casino.models import Staff
 from tables.models import DealerAssignment, IdempotentWrite, Round, RoundEvent
 
 # An id the database can hold (BigAutoField): a larger one names no round, it is not an error.
@@ -29,6 +30,7 @@ def _sql(text: str) -> str:
         assignment=DealerAssignment._meta.db_table,
         event=RoundEvent._meta.db_table,
         kept=IdempotentWrite._meta.db_table,
+        staff=Staff._meta.db_table,
     )
 
 
@@ -37,13 +39,14 @@ def _sql(text: str) -> str:
 # tests/tables/rounds/test_round_reads.py.
 _ROUND_LOCKED = _sql(
     """
-    SELECT r.*, (
+    SELECT r.*, d.username AS dealer_username, d.first_name AS dealer_first_name,
+        d.last_name AS dealer_last_name, d.is_active AS dealer_is_active, (
         SELECT a.dealer_id FROM {assignment} a
         WHERE a.table_id = r.table_id AND a.starts_at <= %s
           AND (a.ends_at IS NULL OR a.ends_at > %s)
         ORDER BY a.id LIMIT 1
     ) AS dealing_id
-    FROM {round} r WHERE r.id = %s
+    FROM {round} r JOIN {staff} d ON d.id = r.dealer_id WHERE r.id = %s
     """
 )
 
@@ -51,7 +54,7 @@ _ROUND_LOCKED = _sql(
 def round_locked(round_id, *, at) -> Round | None:
     """The round, its row locked until the transaction ends (FOR NO KEY UPDATE: see
     tables.services._base), with `dealing_id`: who deals its table at `at` (None: nobody).
-    Its table and dealer are read when first used. None when there is no such round."""
+    Its table is read when first used. None when there is no such round."""
     if isinstance(round_id, str) and round_id.isascii() and round_id.isdigit():
         round_id = int(round_id)
     if isinstance(round_id, bool) or not isinstance(round_id, int) or not 0 < round_id <= MAX_ID:
@@ -61,7 +64,24 @@ def round_locked(round_id, *, at) -> Round | None:
         sql += " FOR NO KEY UPDATE OF r" if connection.vendor == "postgresql" else " FOR UPDATE"
     at = connection.ops.adapt_datetimefield_value(at)  # as the ORM would send it
     found = list(Round.objects.raw(sql, [at, at, round_id]))
-    return found[0] if found else None
+    if not found:
+        return None
+    round_ = found[0]
+    # The dealer as a round's snapshot names them (id and name), read with the round; any other
+    # field of theirs is read when first used.
+    dealer = Staff.from_db(
+        connection.alias,
+        ["id", "username", "first_name", "last_name", "is_active"],
+        [
+            round_.dealer_id,
+            round_.dealer_username,
+            round_.dealer_first_name,
+            round_.dealer_last_name,
+            bool(round_.dealer_is_active),
+        ],
+    )
+    Round.dealer.field.set_cached_value(round_, dealer)
+    return round_
 
 
 _EVENTS = _sql("SELECT data, hash FROM {event} WHERE round_id = %s ORDER BY seq")

@@ -159,7 +159,8 @@ def _require_table_dealer(staff: Staff, table: Table, *, dealing_id=UNREAD) -> N
 
 
 def _require_round_dealer(staff: Staff, round_: Round) -> None:
-    _require_table_dealer(staff, round_.table, dealing_id=round_.dealing_id)
+    if round_.dealing_id != staff.pk:  # the table is read only to name it in the refusal
+        _require_table_dealer(staff, round_.table, dealing_id=round_.dealing_id)
 
 
 def _approver(credentials, *, round_: Round, actor: Staff, action: str) -> Staff:

@@ -42,11 +42,14 @@ def test_the_dealer_at_each_instant_is_the_one_covering_it(felt, table, dealer, 
     ]
 
 
-def test_the_round_read_is_the_whole_round(felt):
+def test_the_round_read_is_the_whole_round(felt, django_assert_num_queries):
     opened = felt.open()
     felt.wagers(1)
     with transaction.atomic():
         round_ = round_reads.round_locked(opened["id"], at=timezone.now())
+    with django_assert_num_queries(0):  # the dealer as the snapshot names them, read with it
+        assert str(round_.dealer) == str(felt.dealer) and round_.dealer.is_active
+    assert round_.dealer.email == felt.dealer.email  # the rest when first used
     assert round_.pk == opened["id"] and round_.seq == 1
     assert round_.state["seats"][0]["ante"] == 1000  # the JSON columns decoded
     assert round_.table.name == "UTH 1" and round_.dealer == felt.dealer
