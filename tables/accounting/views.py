@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from casino.access import role_required
+from casino.checkpoints import shift_checkpoint
 from casino.clock import current_property
 from casino.errors import CasinoError
 from casino.models import Shift
@@ -81,8 +82,27 @@ def report_page(request):
             "chart": hour_chart(data.hours),
             "csv_query": query.urlencode(),
             "alert_limit": variance_alert_cents(),
+            "checkpoint": _closing_checkpoint(period),
         },
     )
+
+
+def _closing_checkpoint(period: Period):
+    """A shift's report shows the audit checkpoint written when the shift ended (the chain's
+    head, and each bank's ledger head), so that a printed report keeps, outside the
+    database, what the records said at that moment (README, "Checkpoints outside the
+    database"). None for other periods and for a shift not over yet."""
+    if period.kind != "shift":
+        return None
+    found = shift_checkpoint(period.first, period.shift)
+    if found is None:
+        return None
+    written = dt.datetime.fromisoformat(found.written_at)
+    return {
+        "checkpoint": found,
+        "written_at": written,
+        "ledger": found.heads.get("meter ledger", []),
+    }
 
 
 def _units(cents: int | None) -> str:
