@@ -22,6 +22,7 @@ refuses a foreign Origin on every socket.)
 """
 
 import asyncio
+import logging
 import os
 import threading
 from typing import TYPE_CHECKING
@@ -40,6 +41,8 @@ from casino.roles import has_role
 if TYPE_CHECKING:
     from casino.models import Staff
 
+log = logging.getLogger(__name__)
+
 # The close code for a socket refused for its credential (the display feed uses it too).
 CLOSE_REFUSED = 4403
 
@@ -48,15 +51,38 @@ CLOSE_REFUSED = 4403
 
 
 class _PublishLoop:
-    """One long-lived event loop per process, in a daemon thread, for sending from sync code."""
+    """One long-lived event loop per process, in a daemon thread, for sending from sync code.
+
+    `run` waits for the send. `post` does not: the sends it is given go out one after the
+    other, in the order they were posted (one task drains them), so that two announcements of
+    the same round never overtake each other."""
 
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
         self.pid = os.getpid()
+        self.posted: asyncio.Queue | None = None
         threading.Thread(target=self.loop.run_forever, name="live-publish", daemon=True).start()
+        asyncio.run_coroutine_threadsafe(self._start_draining(), self.loop).result(timeout=10)
 
     def run(self, coro):
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=10)
+
+    def post(self, make_coro) -> None:
+        self.loop.call_soon_threadsafe(self.posted.put_nowait, make_coro)
+
+    async def _start_draining(self) -> None:
+        self.posted = asyncio.Queue()
+        self.drainer = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        while True:
+            make_coro = await self.posted.get()
+            try:
+                await asyncio.wait_for(make_coro(), timeout=10)
+            except Exception:
+                # As a failed send after commit always was: the change is committed, and the
+                # sockets catch up at the next message or their reconnection snapshot.
+                log.exception("a live message could not be sent")
 
 
 _publish_loop: _PublishLoop | None = None
@@ -86,6 +112,20 @@ def group_send(group: str, event: dict) -> None:
     layer = get_channel_layer()
     if layer is not None:
         _deliver(layer, "group_send", group, event)
+
+
+def group_send_soon(group: str, event: dict) -> None:
+    """`group_send` without waiting for it: for what a dealer's request announces after its
+    commit, whose answer needs nothing from the send (measured: about 1.5 ms of a round
+    step's 16 went to waiting for its two sends). Sends go out in the order given. With the
+    in-memory layer (no Redis), the same as group_send."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    if isinstance(layer, InMemoryChannelLayer):
+        _deliver(layer, "group_send", group, event)
+    else:
+        _publisher().post(lambda: layer.group_send(group, event))
 
 
 def channel_send(channel_name: str, event: dict) -> None:

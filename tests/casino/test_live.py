@@ -188,3 +188,57 @@ def test_one_publish_loop_per_process_and_a_new_one_in_a_forked_child(monkeypatc
     monkeypatch.setattr(live.os, "getpid", lambda: first.pid + 1)  # as in a forked child
     child = live._publisher()
     assert child is not first and child.loop.is_running()
+
+
+def test_posted_sends_go_out_in_order_and_a_failed_one_stops_nothing(caplog):
+    """group_send_soon's queue: the caller does not wait; the sends run one after the other
+    in the order posted, whatever each waits on; a failure is logged and the next one runs."""
+    import asyncio
+    import random
+
+    publisher = live._publisher()
+    done, finished = [], threading.Event()
+
+    def send(number):
+        async def sending():
+            await asyncio.sleep(random.uniform(0, 0.003))  # as a Redis round trip would
+            if number == 3:
+                raise ConnectionError("Redis went away")
+            done.append(number)
+            if number == 19:
+                finished.set()
+
+        return sending
+
+    for number in range(20):
+        publisher.post(send(number))
+    assert finished.wait(5)
+    assert done == [n for n in range(20) if n != 3]
+    assert "a live message could not be sent" in caplog.text
+
+
+@pytest.mark.redis
+def test_group_send_soon_reaches_a_group_through_redis(settings):
+    import uuid
+
+    from channels.layers import channel_layers
+
+    from tests.conftest import TEST_REDIS_URL
+
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [TEST_REDIS_URL], "prefix": f"tapis-test-{uuid.uuid4().hex[:8]}"},
+        }
+    }
+    channel_layers.backends.clear()
+    try:
+        layer = get_channel_layer()
+        name = live._publisher().run(layer.new_channel())
+        live._publisher().run(layer.group_add("live.soon", name))
+        live.group_send_soon("live.soon", {"type": "x.first"})
+        live.group_send_soon("live.soon", {"type": "x.second"})
+        received = [live._publisher().run(layer.receive(name)) for _ in range(2)]
+        assert [m["type"] for m in received] == ["x.first", "x.second"]
+    finally:
+        channel_layers.backends.clear()
