@@ -19,9 +19,11 @@ def staff_ref(staff) -> dict | None:
     return None if staff is None else {"id": staff.pk, "name": str(staff)}
 
 
-def round_snapshot(round_: Round) -> dict:
+def round_snapshot(round_: Round, *, just_settled: bool = False) -> dict:
+    """`just_settled`: the caller settled the round in this very transaction, so it has no
+    correction yet (two queries fewer in the dealer's confirmation)."""
     state = round_.state
-    payouts = _payouts(round_)
+    payouts = _payouts(round_, corrected=not just_settled)
     seats = [{**seat, "payout": payouts.get(seat["seat"])} for seat in state["seats"]]
     body = {
         "id": round_.pk,
@@ -44,11 +46,11 @@ def round_snapshot(round_: Round) -> dict:
         "settled_at": iso(round_.settled_at),
     }
     if round_.stage == Round.Stage.SETTLED:
-        body["corrections"] = _corrections(round_)
+        body["corrections"] = [] if just_settled else _corrections(round_)
     return body
 
 
-def _payouts(round_: Round) -> dict[int, dict]:
+def _payouts(round_: Round, *, corrected: bool = True) -> dict[int, dict]:
     """Each seat's net per bet once settled: as confirmed, plus any correction's lines."""
     if round_.settlement is None or round_.stage != Round.Stage.SETTLED:
         return {}
@@ -56,12 +58,14 @@ def _payouts(round_: Round) -> dict[int, dict]:
     for seat in round_.settlement["seats"]:
         nets = {bet: result["net"] for bet, result in seat["bets"].items()}
         payouts[seat["seat"]] = {**nets, "capped_cents": seat["capped_cents"], "net": seat["net"]}
-    corrected = (
+    if not corrected:
+        return payouts
+    corrections = (
         SettlementLine.objects.filter(round=round_, correction__isnull=False)
         .values("seat", "bet")
         .annotate(net=Sum("net_cents"))
     )
-    for row in corrected:
+    for row in corrections:
         seat = payouts.setdefault(row["seat"], {"net": 0, "capped_cents": 0})
         if row["bet"] == SettlementLine.Bet.CAP:
             seat["capped_cents"] -= row["net"]

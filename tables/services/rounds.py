@@ -515,7 +515,9 @@ def round_settle(*, round_id: int, dealer: Staff, key: str, expected_seq) -> Wri
         round_.settlement_input = settlement_input_json(before, meter=_meter(bank))
         round_.settled_at = at
         _append(round_, state, event, actor=dealer, key=key, at=at)
-        written = _remember(scope, key, request, Written(200, round_snapshot(round_)), dealer)
+        written = _remember(
+            scope, key, request, Written(200, round_snapshot(round_, just_settled=True)), dealer
+        )
         audit(
             actor=dealer,
             code="tables.round.settled",

@@ -76,3 +76,16 @@ def test_events_and_kept_writes_come_back_decoded(felt):
     kept = IdempotentWrite.objects.filter(scope=f"round:{round_id}:events").get()
     assert round_reads.write_kept(kept.scope, kept.key) == (kept.body_hash, 200, kept.response)
     assert round_reads.write_kept(kept.scope, "no such key") is None
+
+
+def test_the_settlement_answers_the_round_as_any_later_read_shows_it(felt):
+    """round_settle builds its answer without looking for corrections (there can be none in
+    the transaction that settles): the same body as the snapshot read afterwards."""
+    from tables.models import Round
+    from tables.snapshots import round_snapshot
+    from tests.tables.rounds.conftest import deal_to
+
+    answered = deal_to(felt, "settled")
+    round_ = Round.objects.get(pk=answered["id"])
+    assert answered == round_snapshot(round_) == round_snapshot(round_, just_settled=True)
+    assert answered["corrections"] == [] and answered["seats"][0]["payout"]["net"] != 0
