@@ -35,21 +35,46 @@ def role_names(staff) -> set[str]:
     return cached
 
 
-def _roles_read(staff_id) -> set[str]:
-    """`staff.groups.values_list("name")` in SQL: every request asks it once, and the ORM took
-    three times the database's own time to build the query (README, round API benchmark)."""
+def _tables() -> dict[str, str]:
     from django.contrib.auth.models import Group
 
     from casino.models import Staff
 
-    memberships = Staff.groups.through._meta
-    sql = (
-        f"SELECT g.name FROM {Group._meta.db_table} g JOIN {memberships.db_table} m"
-        f" ON m.group_id = g.id WHERE m.staff_id = %s"
+    return {
+        "staff": Staff._meta.db_table,
+        "memberships": Staff.groups.through._meta.db_table,
+        "group": Group._meta.db_table,
+    }
+
+
+def _roles_read(staff_id) -> set[str]:
+    """`staff.groups.values_list("name")` in SQL: the ORM took three times the database's own
+    time to build the query (README, round API benchmark)."""
+    sql = "SELECT g.name FROM {group} g JOIN {memberships} m ON m.group_id = g.id".format(
+        **_tables()
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [staff_id])
+        cursor.execute(sql + " WHERE m.staff_id = %s", [staff_id])
         return {name for (name,) in cursor.fetchall()}
+
+
+def staff_with_roles(staff_id):
+    """The staff member and their roles in one query (a row per role), for the sign-in of
+    every request: each round trip to the database counts in a dealer's tap. None when there
+    is no such person."""
+    from casino.models import Staff
+
+    sql = (
+        "SELECT s.*, g.name AS role_name FROM {staff} s"
+        " LEFT JOIN {memberships} m ON m.staff_id = s.id"
+        " LEFT JOIN {group} g ON g.id = m.group_id"
+    ).format(**_tables())
+    rows = list(Staff._default_manager.raw(sql + " WHERE s.id = %s", [staff_id]))
+    if not rows:
+        return None
+    staff = rows[0]
+    staff._role_names = {row.role_name for row in rows if row.role_name is not None}
+    return staff
 
 
 def has_role(staff, *roles: str) -> bool:

@@ -123,3 +123,22 @@ def test_a_read_only_audited_admin_grants_managers_nothing_to_change():
     assert not _admin_allows(ReadOnlyPits(Pit, admin.site), "change")
     assert _admin_allows(AuditedModelAdmin(Pit, admin.site), "add")
     assert _admin_allows(AuditedModelAdmin(Pit, admin.site), "change")
+
+
+def test_the_signed_in_staff_member_and_their_roles_are_one_query(db, django_assert_num_queries):
+    from casino.backends import LockoutBackend
+    from casino.roles import Role, has_role, role_names
+    from tests.factories import make_staff
+
+    both = make_staff(Role.DEALER, Role.SUPERVISOR, username="both")
+    nobody = make_staff(username="no-role")
+    with django_assert_num_queries(1):
+        staff = LockoutBackend().get_user(both.pk)
+        assert role_names(staff) == {"dealer", "supervisor"} and has_role(staff, Role.DEALER)
+    assert staff == both and staff.username == "both"
+    with django_assert_num_queries(1):
+        assert role_names(LockoutBackend().get_user(nobody.pk)) == set()
+    assert LockoutBackend().get_user(10**12) is None
+    nobody.is_active = False
+    nobody.save(update_fields=["is_active"])
+    assert LockoutBackend().get_user(nobody.pk) is None
