@@ -94,6 +94,9 @@ def round_events(round_id: int) -> list[tuple[dict, str]]:
         return [(_json(data), hash_) for data, hash_ in cursor.fetchall()]
 
 
+# Read after the round's lock is granted, never in the locking statement: a retry of the same
+# key that waited for that lock must see the write the first one kept meanwhile (a locking
+# statement's joins keep the snapshot taken before the wait).
 _KEPT = _sql("SELECT body_hash, status, response FROM {kept} WHERE scope = %s AND key = %s")
 
 
