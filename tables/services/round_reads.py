@@ -35,8 +35,8 @@ def _sql(text: str) -> str:
 
 
 # "Who deals the table at this instant" is DealerAssignment.objects.covering(at) (from
-# `starts_at` included to `ends_at` excluded): the same condition here, tested against it in
-# tests/tables/rounds/test_round_reads.py.
+# `starts_at` included to `ends_at` excluded; the latest first, as `current_assignment` takes
+# it): the same here, tested against it in tests/tables/rounds/test_round_reads.py.
 _ROUND_LOCKED = _sql(
     """
     SELECT r.*, d.username AS dealer_username, d.first_name AS dealer_first_name,
@@ -44,7 +44,7 @@ _ROUND_LOCKED = _sql(
         SELECT a.dealer_id FROM {assignment} a
         WHERE a.table_id = r.table_id AND a.starts_at <= %s
           AND (a.ends_at IS NULL OR a.ends_at > %s)
-        ORDER BY a.id LIMIT 1
+        ORDER BY a.starts_at DESC LIMIT 1
     ) AS dealing_id
     FROM {round} r JOIN {staff} d ON d.id = r.dealer_id WHERE r.id = %s
     """
