@@ -33,6 +33,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext_lazy as _
+from kombu.exceptions import OperationalError
 
 from casino.audit import CHAIN_LOCK_HELD_PARAMS, CHAIN_LOCK_HELD_SQL, audit_many
 from casino.bulk import insert_many
@@ -329,7 +330,7 @@ class _PostAfterCommit:
 
         try:
             post_pending.delay(self.bank_id)
-        except Exception:
+        except OperationalError:  # what Celery raises when it cannot reach the broker
             log.warning("no broker to post bank #%s's contributions: posted here", self.bank_id)
             bank_post_pending(bank_id=self.bank_id)
 

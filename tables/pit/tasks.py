@@ -5,6 +5,7 @@ casino/settings.py CELERY_BEAT_SCHEDULE)."""
 import logging
 
 from celery import shared_task
+from kombu.exceptions import OperationalError
 
 from tables.pit import alerts
 
@@ -31,6 +32,6 @@ def big_wins_check_soon(round_id: int) -> None:
     down), the check runs here and now, as it did before: late rather than lost."""
     try:
         big_wins_check.delay(round_id)
-    except Exception:
+    except OperationalError:  # what Celery raises when it cannot reach the broker
         log.warning("no broker for the big-win check of round #%s: checked here", round_id)
         alerts.big_wins_raise(round_id=round_id)
