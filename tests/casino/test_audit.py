@@ -1,40 +1,21 @@
 import threading
 
 import pytest
-from django.core.management import call_command
 from django.db import connection, connections, transaction
 from django.urls import reverse
 
 from casino.audit import GENESIS, atomic_audit, audit, find_break, verify_chain
 from casino.models import AuditEntry, AuditLogIsAppendOnly, Pit, Property
+from tests.tamper import audit_verify as run_audit_verify
+from tests.tamper import write_unguarded
 
 
-def tamper(sql: str, params: list) -> None:
-    """What someone with direct database access could do (on PostgreSQL, the table owner
-    first switches off the append-only trigger)."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            # deferred foreign-key checks of this test's inserts must run before ALTER TABLE
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cursor.execute("ALTER TABLE casino_auditentry DISABLE TRIGGER USER")
-        cursor.execute(sql, params)
-        if connection.vendor == "postgresql":
-            cursor.execute("ALTER TABLE casino_auditentry ENABLE TRIGGER USER")
+def tamper(statement: str, params: list | None = None) -> None:
+    write_unguarded("casino_auditentry", statement, params)
 
 
 def write(n: int) -> list[AuditEntry]:
     return [atomic_audit(actor=None, code="test.entry", data={"n": i}) for i in range(n)]
-
-
-def run_audit_verify() -> tuple[int, str]:
-    from io import StringIO
-
-    out, err = StringIO(), StringIO()
-    try:
-        call_command("audit_verify", stdout=out, stderr=err)
-    except SystemExit as exc:
-        return exc.code, err.getvalue()
-    return 0, out.getvalue()
 
 
 def test_entries_are_chained_from_the_genesis(db):

@@ -9,16 +9,11 @@ from django.db import connection, transaction
 from casino import clock
 from casino.audit import GENESIS, _digest, audit, audit_many, find_break, verify_chain
 from casino.models import AuditEntry, Property, Shift
+from tests.tamper import write_unguarded
 
 
-def tamper(sql: str, params: list) -> None:
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cursor.execute("ALTER TABLE casino_auditentry DISABLE TRIGGER USER")
-        cursor.execute(sql, params)
-        if connection.vendor == "postgresql":
-            cursor.execute("ALTER TABLE casino_auditentry ENABLE TRIGGER USER")
+def tamper(statement: str, params: list | None = None) -> None:
+    write_unguarded("casino_auditentry", statement, params)
 
 
 def batch(n: int, **extra) -> list[AuditEntry]:

@@ -9,11 +9,9 @@ triggers off, which a table owner can do) but does not hold AUDIT_HMAC_KEY.
 import datetime as dt
 import hashlib
 import json
-from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
@@ -22,6 +20,8 @@ from casino.audit import _digest, atomic_audit, audit_checkpoint, find_break
 from casino.checkpoints import checkpoints_read, shift_checkpoint
 from casino.models import AuditEntry
 from tests.factories import PropertyFactory
+from tests.tamper import audit_verify as verify
+from tests.tamper import write_unguarded
 
 KEY = "test-audit-key-" + "k" * 40
 OLD_KEY = "test-audit-old-key-" + "o" * 40
@@ -34,27 +34,11 @@ def _production_key(settings):
 
 
 def sql(statement: str, params: list | None = None) -> None:
-    """Direct database access, the append-only row triggers switched off first (PostgreSQL)."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cursor.execute("ALTER TABLE casino_auditentry DISABLE TRIGGER USER")
-        cursor.execute(statement, params or [])
-        if connection.vendor == "postgresql":
-            cursor.execute("ALTER TABLE casino_auditentry ENABLE TRIGGER USER")
+    write_unguarded("casino_auditentry", statement, params)
 
 
 def write(n: int) -> list[AuditEntry]:
     return [atomic_audit(actor=None, code="test.entry", data={"n": i}) for i in range(n)]
-
-
-def verify() -> tuple[int, str]:
-    out, err = StringIO(), StringIO()
-    try:
-        call_command("audit_verify", stdout=out, stderr=err)
-    except SystemExit as exc:
-        return exc.code, err.getvalue()
-    return 0, out.getvalue()
 
 
 def sha256_digest(entry: AuditEntry) -> str:
@@ -323,11 +307,7 @@ def test_postgresql_refuses_to_truncate_an_append_only_table(db, table):
 def test_a_truncate_forced_through_is_caught_by_the_checkpoint(db):
     write(5)
     audit_checkpoint()
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE casino_auditentry DISABLE TRIGGER USER")
-        cursor.execute("TRUNCATE casino_auditentry")
-        cursor.execute("ALTER TABLE casino_auditentry ENABLE TRIGGER USER")
+    sql("TRUNCATE casino_auditentry")
     code, message = verify()
     assert code == 1 and "positions 1 to 5 were cut off" in message
 

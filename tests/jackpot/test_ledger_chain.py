@@ -2,26 +2,19 @@
 (issue 11, item 3: the ledger was protected by sums only). Each tampering of the issue is
 caught and named by `manage.py audit_verify`."""
 
-from io import StringIO
-
 import pytest
-from django.core.management import call_command
 from django.db import connection
 
 from jackpot import services
 from jackpot.chains import ledger_find_break
 from jackpot.models import MeterEntry
 from tests.jackpot.factories import contribute, hit
+from tests.tamper import audit_verify as verify
+from tests.tamper import write_unguarded
 
 
-def sql(statement: str, params: list) -> None:
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cursor.execute("ALTER TABLE jackpot_meterentry DISABLE TRIGGER USER")
-        cursor.execute(statement, params)
-        if connection.vendor == "postgresql":
-            cursor.execute("ALTER TABLE jackpot_meterentry ENABLE TRIGGER USER")
+def sql(statement: str, params: list | None = None) -> None:
+    write_unguarded("jackpot_meterentry", statement, params)
 
 
 def delete_line(pk: int) -> None:
@@ -31,15 +24,6 @@ def delete_line(pk: int) -> None:
             "UPDATE jackpot_pendingcontribution SET entry_id = NULL WHERE entry_id = %s", [pk]
         )
     sql("DELETE FROM jackpot_meterentry WHERE id = %s", [pk])
-
-
-def verify() -> tuple[int, str]:
-    out, err = StringIO(), StringIO()
-    try:
-        call_command("audit_verify", stdout=out, stderr=err)
-    except SystemExit as exc:
-        return exc.code, err.getvalue()
-    return 0, out.getvalue()
 
 
 @pytest.fixture

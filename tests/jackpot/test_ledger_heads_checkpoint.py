@@ -19,7 +19,6 @@ from unittest.mock import ANY
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
 from django.utils import timezone
 
 from casino import checkpoints as checkpoints_module
@@ -30,6 +29,8 @@ from jackpot.chains import ledger_find_break, ledger_heads_find_break
 from jackpot.models import Bank, MeterEntry, meter_entry_digest
 from tests.factories import PropertyFactory
 from tests.jackpot.factories import contribute, hit, make_bank
+from tests.tamper import audit_verify as verify
+from tests.tamper import write_unguarded
 
 KEY = "test-heads-key-" + "k" * 40
 
@@ -41,21 +42,7 @@ def _production_key(settings):
 
 
 def sql(statement: str, params: list | None = None) -> None:
-    """Direct database access, the ledger's append-only trigger switched off first."""
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE jackpot_meterentry DISABLE TRIGGER USER")
-        cursor.execute(statement, params or [])
-        cursor.execute("ALTER TABLE jackpot_meterentry ENABLE TRIGGER USER")
-
-
-def verify() -> tuple[int, str]:
-    out, err = StringIO(), StringIO()
-    try:
-        call_command("audit_verify", stdout=out, stderr=err)
-    except SystemExit as exc:
-        return exc.code, err.getvalue()
-    return 0, out.getvalue()
+    write_unguarded("jackpot_meterentry", statement, params)
 
 
 def lines(bank: Bank) -> list[MeterEntry]:

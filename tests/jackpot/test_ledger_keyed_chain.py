@@ -11,10 +11,8 @@ but not AUDIT_HMAC_KEY.
 import hashlib
 import importlib
 import json
-from io import StringIO
 
 import pytest
-from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
@@ -23,6 +21,8 @@ from jackpot import services
 from jackpot.chains import ledger_find_break
 from jackpot.models import LEDGER_GENESIS, Bank, MeterEntry, meter_entry_digest
 from tests.jackpot.factories import contribute, hit
+from tests.tamper import audit_verify as verify
+from tests.tamper import write_unguarded
 
 KEY = "test-ledger-key-" + "k" * 40
 OLD_KEY = "test-ledger-old-key-" + "o" * 40
@@ -37,22 +37,7 @@ def _production_key(settings):
 
 
 def sql(statement: str, params: list | None = None) -> None:
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cursor.execute("ALTER TABLE jackpot_meterentry DISABLE TRIGGER USER")
-        cursor.execute(statement, params or [])
-        if connection.vendor == "postgresql":
-            cursor.execute("ALTER TABLE jackpot_meterentry ENABLE TRIGGER USER")
-
-
-def verify() -> tuple[int, str]:
-    out, err = StringIO(), StringIO()
-    try:
-        call_command("audit_verify", stdout=out, stderr=err)
-    except SystemExit as exc:
-        return exc.code, err.getvalue()
-    return 0, out.getvalue()
+    write_unguarded("jackpot_meterentry", statement, params)
 
 
 def named_at(message: str, line: MeterEntry, pk: int | None = None) -> bool:

@@ -2,15 +2,15 @@
 kind of tampering with them is caught and named by `manage.py audit_verify`."""
 
 import json
-from io import StringIO
 
 import pytest
-from django.core.management import call_command
 from django.db import connection
 
 from casino.audit_keys import DEVELOPMENT_KEY, current_key_id
 from tables.models import RoundEvent
 from tables.models.rounds import GENESIS, round_event_digest, round_events_find_break
+from tests.tamper import audit_verify as verify
+from tests.tamper import write_unguarded
 
 KEY = "test-round-key-" + "r" * 40
 
@@ -20,23 +20,8 @@ def _production_key(settings):
     settings.AUDIT_HMAC_KEY = KEY
 
 
-def sql(statement: str, params: list) -> None:
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cursor.execute("ALTER TABLE tables_roundevent DISABLE TRIGGER USER")
-        cursor.execute(statement, params)
-        if connection.vendor == "postgresql":
-            cursor.execute("ALTER TABLE tables_roundevent ENABLE TRIGGER USER")
-
-
-def verify() -> tuple[int, str]:
-    out, err = StringIO(), StringIO()
-    try:
-        call_command("audit_verify", stdout=out, stderr=err)
-    except SystemExit as exc:
-        return exc.code, err.getvalue()
-    return 0, out.getvalue()
+def sql(statement: str, params: list | None = None) -> None:
+    write_unguarded("tables_roundevent", statement, params)
 
 
 @pytest.fixture

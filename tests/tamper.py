@@ -1,0 +1,30 @@
+"""What the tamper tests share: writing the database as someone with direct access would
+(the table owner first switches off its append-only row trigger, on PostgreSQL), and
+`manage.py audit_verify`'s exit code and words."""
+
+from io import StringIO
+
+from django.core.management import call_command
+from django.db import connection
+
+
+def write_unguarded(table: str, statement: str, params: list | None = None) -> None:
+    """Run `statement` with `table`'s row triggers off (PostgreSQL; SQLite has none)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # Deferred foreign-key checks of the test's own inserts must run before ALTER TABLE.
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+        cursor.execute(statement, params or [])
+        if connection.vendor == "postgresql":
+            cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
+
+
+def audit_verify() -> tuple[int, str]:
+    """(exit code, what it said): 0 and its report, or 1 and the break it names."""
+    out, err = StringIO(), StringIO()
+    try:
+        call_command("audit_verify", stdout=out, stderr=err)
+    except SystemExit as exc:
+        return exc.code, err.getvalue()
+    return 0, out.getvalue()
