@@ -2,6 +2,7 @@ import logging
 import os
 
 from celery import Celery
+from kombu.exceptions import OperationalError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
@@ -25,3 +26,14 @@ def broker_warm_up() -> None:
             producer.connection.ensure_connection(max_retries=1)
     except Exception:  # a warm-up is never a reason not to start
         log.warning("the Celery broker did not answer at start", exc_info=True)
+
+
+def delay_or_run(task, *args) -> None:
+    """Queue `task` for a worker; when the broker cannot be reached (Redis down: kombu's
+    OperationalError), run it here and now instead: late rather than lost. For the work a
+    request hands over after its commit (a contribution's posting, a big-win check)."""
+    try:
+        task.delay(*args)
+    except OperationalError:
+        log.warning("no broker for %s%s: run in this process", task.name, args)
+        task(*args)

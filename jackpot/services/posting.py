@@ -26,17 +26,16 @@ bank_lock_and_post, the minute's shift-change reading, the reconciliation).
 SQLite serialises every writer: posting there simply runs after the row is written.
 """
 
-import logging
 import time
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext_lazy as _
-from kombu.exceptions import OperationalError
 
 from casino.audit import CHAIN_LOCK_HELD_PARAMS, CHAIN_LOCK_HELD_SQL, audit_many
 from casino.bulk import insert_many
+from casino.celery import delay_or_run
 from jackpot import feed
 from jackpot.errors import BankNotFound
 from jackpot.models import PPM, Bank, MeterEntry, PendingContribution
@@ -48,8 +47,6 @@ from jackpot.services._base import (
     save_totals,
     seal_lines,
 )
-
-log = logging.getLogger(__name__)
 
 # At most this many contributions per transaction: the bank lock is never held for long.
 POST_BATCH = 500
@@ -328,11 +325,7 @@ class _PostAfterCommit:
     def __call__(self) -> None:
         from jackpot.tasks import post_pending
 
-        try:
-            post_pending.delay(self.bank_id)
-        except OperationalError:  # what Celery raises when it cannot reach the broker
-            log.warning("no broker to post bank #%s's contributions: posted here", self.bank_id)
-            bank_post_pending(bank_id=self.bank_id)
+        delay_or_run(post_pending, self.bank_id)
 
 
 def _post_inside_caller(bank_id: int) -> dict[int, MeterEntry]:

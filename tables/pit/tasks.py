@@ -2,14 +2,10 @@
 the checks a settlement asks for. Tasks only call services (the schedule is in
 casino/settings.py CELERY_BEAT_SCHEDULE)."""
 
-import logging
-
 from celery import shared_task
-from kombu.exceptions import OperationalError
 
+from casino.celery import delay_or_run
 from tables.pit import alerts
-
-log = logging.getLogger(__name__)
 
 
 @shared_task(name="tables.pit.tasks.alerts_check", ignore_result=True)
@@ -28,10 +24,5 @@ def big_wins_check(round_id: int) -> int:
 
 def big_wins_check_soon(round_id: int) -> None:
     """The big-win check of a settled or corrected round, by a worker: off the dealer's
-    request, whose answer waits for nothing the dealer needs. With no broker to take it (Redis
-    down), the check runs here and now, as it did before: late rather than lost."""
-    try:
-        big_wins_check.delay(round_id)
-    except OperationalError:  # what Celery raises when it cannot reach the broker
-        log.warning("no broker for the big-win check of round #%s: checked here", round_id)
-        alerts.big_wins_raise(round_id=round_id)
+    request, whose answer waits for nothing the dealer needs (here and now with no broker)."""
+    delay_or_run(big_wins_check, round_id)

@@ -143,24 +143,23 @@ def _remember(scope: str, key: str, body: dict, written: Written, staff: Staff) 
 
 # --- people --------------------------------------------------------------------------------
 
-UNREAD = object()  # the dealer now: not read yet
+
+def _not_the_dealer(table: Table) -> NotThisDealersTable:
+    return NotThisDealersTable(
+        _("Only the dealer assigned to %(table)s now can do this.") % {"table": table}
+    )
 
 
-def _require_table_dealer(staff: Staff, table: Table, *, dealing_id=UNREAD) -> None:
-    """`dealing_id`: who deals the table now, when the caller read it already (a round read
-    by `_round_for_update` carries its id alone: cheaper than the whole assignment)."""
-    if dealing_id is UNREAD:
-        dealer = current_dealer(table)
-        dealing_id = dealer.pk if dealer is not None else None
-    if dealing_id is None or dealing_id != staff.pk:
-        raise NotThisDealersTable(
-            _("Only the dealer assigned to %(table)s now can do this.") % {"table": table}
-        )
+def _require_table_dealer(staff: Staff, table: Table) -> None:
+    dealer = current_dealer(table)
+    if dealer is None or dealer.pk != staff.pk:
+        raise _not_the_dealer(table)
 
 
 def _require_round_dealer(staff: Staff, round_: Round) -> None:
-    if round_.dealing_id != staff.pk:  # the table is read only to name it in the refusal
-        _require_table_dealer(staff, round_.table, dealing_id=round_.dealing_id)
+    """The same for a round read by `_round_for_update`, which knows who deals it now."""
+    if round_.dealing_id is None or round_.dealing_id != staff.pk:
+        raise _not_the_dealer(round_.table)  # the table read only to name it
 
 
 def _approver(credentials, *, round_: Round, actor: Staff, action: str) -> Staff:
@@ -201,13 +200,10 @@ def _approver(credentials, *, round_: Round, actor: Staff, action: str) -> Staff
 # --- the round and its replay --------------------------------------------------------------
 
 
-def _round(round_id, *, for_update: bool = False) -> Round:
-    """The round, locked until commit when `for_update`; NotFound when there is none."""
-    rounds = Round.objects.select_related("table", "dealer")
-    if for_update:
-        rounds = rounds.select_for_update(of=("self",), no_key=True)
+def _round(round_id) -> Round:
+    """The round, unlocked (`_round_for_update` locks it); NotFound when there is none."""
     try:
-        return rounds.get(pk=round_id)
+        return Round.objects.select_related("table", "dealer").get(pk=round_id)
     except (Round.DoesNotExist, ValueError, TypeError):
         raise NotFound(_("There is no round #%(id)s.") % {"id": round_id}) from None
 
