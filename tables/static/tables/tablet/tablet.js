@@ -588,6 +588,13 @@ function adopt(next) {
   const more = (r) => (r.corrections || []).length;
   const newer = !round || next.id > round.id || (next.id === round.id && (next.seq > round.seq || more(next) > more(round)));
   if (!newer) return false;
+  // The socket may bring the round with the correction being sent before the answer to the
+  // send arrives: the draft is done then, not left open over its own result.
+  const sent = outbox.some((w) => w.correction);
+  if (sent && correcting() && next.id === round.id && more(next) > more(round)) {
+    correction = null;
+    $("[data-correction]").reset();
+  }
   round = next;
   if (round.stage !== "betting" || drafts.round !== round.id) drafts = { round: round.id, seats: {} };
   // Wagers being typed stay; the others show what the server recorded (perhaps elsewhere).
