@@ -180,6 +180,7 @@ class Http:
         timings: list | None = None,
         timeout: float = 30,
         server_timings: list | None = None,
+        db_timings: list | None = None,
     ):
         parts = urlsplit(base)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -192,6 +193,7 @@ class Http:
         self.cookies: dict[str, str] = {}
         self.timings = timings if timings is not None else []
         self.server_timings = server_timings if server_timings is not None else []
+        self.db_timings = db_timings if db_timings is not None else []
 
     def close(self) -> None:
         self.conn.close()
@@ -221,9 +223,12 @@ class Http:
                 continue
             break
         self.timings.append((label, (time.perf_counter() - started) * 1000))
-        served = server_time_ms(response.headers.get("Server-Timing", ""))
+        header = response.headers.get("Server-Timing", "")
+        served, waited = server_time_ms(header), server_time_ms(header, "db")
         if served is not None:
             self.server_timings.append((label, served))
+        if waited is not None:
+            self.db_timings.append((label, waited))
         for header in response.headers.get_all("Set-Cookie") or ():
             jar = SimpleCookie()
             jar.load(header)
@@ -279,13 +284,15 @@ class DealerResult:
     problems: list[str] = field(default_factory=list)
     timings: list = field(default_factory=list)
     server_timings: list = field(default_factory=list)
+    db_timings: list = field(default_factory=list)
 
 
-def server_time_ms(header: str) -> float | None:
-    """The `app;dur=12.3` of a Server-Timing header (casino.middleware.ServerTimingMiddleware)."""
+def server_time_ms(header: str, metric_name: str = "app") -> float | None:
+    """The `app;dur=12.3` (or another metric's duration) of a Server-Timing header
+    (casino.middleware.ServerTimingMiddleware)."""
     for metric in header.split(","):
         name, _, params = metric.strip().partition(";")
-        if name == "app":
+        if name == metric_name:
             for param in params.split(";"):
                 key, _, value = param.strip().partition("=")
                 if key == "dur":
@@ -314,7 +321,12 @@ class TableDealer:
         self.rig_every, self.void_every, self.supervisor = rig_every, void_every, supervisor
         self.rng = random.Random(f"{seed}-{table.index}") if seed is not None else random.Random()
         self.result = DealerResult(table=table)
-        self.http = Http(base, self.result.timings, server_timings=self.result.server_timings)
+        self.http = Http(
+            base,
+            self.result.timings,
+            server_timings=self.result.server_timings,
+            db_timings=self.result.db_timings,
+        )
         self.run_tag, self.keys = run, 0
         self.info: dict = {}
 

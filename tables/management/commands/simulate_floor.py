@@ -134,17 +134,24 @@ class Command(BaseCommand):
         )
         self._timing_table([t for r in results for t in r.server_timings])
         w(
+            "  Of which the database: the time spent waiting on the answers to its statements"
+            " (Server-Timing's db;\n  the commit is not a statement and counts as the server's"
+            " own time)."
+        )
+        self._timing_table([t for r in results for t in r.db_timings], targets=False)
+        w(
             "  Client wall time per request: from sending it to the last byte of the answer "
             "(with the network and\n  the wait for a free worker: at --speed 0 every table "
             "sends at once, so this is mostly queueing)."
         )
         self._timing_table([t for r in results for t in r.timings])
 
-    def _timing_table(self, timings: list) -> None:
+    def _timing_table(self, timings: list, targets: bool = True) -> None:
         w = self.stdout.write
-        w(f"  {'request':<34}{'count':>7}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}  target p95")
+        heading = "  target p95" if targets else ""
+        w(f"  {'request':<34}{'count':>7}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{heading}")
         for row in sim.timing_rows(timings):
-            target = row["target"]
+            target = row["target"] if targets else None
             verdict = ""
             if target is not None:
                 verdict = f"< {target}  " + ("OK" if row["p95"] < target else "MISS")

@@ -3,6 +3,7 @@ path with and without its slash, errors in the reader's language, query budgets.
 
 import itertools
 import json
+import re
 import subprocess
 import sys
 
@@ -128,7 +129,9 @@ def test_every_answer_says_the_servers_own_time(table, dealer):
     from tables.simulator import server_time_ms
 
     answer = Tablet(dealer).get(f"/api/tables/{table.pk}/")
-    assert server_time_ms(answer["Server-Timing"]) > 0
+    header = answer["Server-Timing"]
+    assert 0 < server_time_ms(header, "db") <= server_time_ms(header)
+    assert re.search(r'db;dur=[\d.]+;desc="([1-9]\d*) queries"', header)
 
 
 def test_every_path_answers_with_and_without_its_slash_without_a_redirect(table, dealer):
