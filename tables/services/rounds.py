@@ -67,7 +67,7 @@ from tables.rules.machine import (
 from tables.rules.ruleset import RuleSet, parse_rules
 from tables.rules.settle import Meter, settle, settle_json
 from tables.selectors import current_dealer
-from tables.services import round_reads
+from tables.services import round_reads, round_writes
 from tables.services._base import require_role
 from tables.services.configuration import ruleset_mark_used
 from tables.snapshots import round_snapshot
@@ -242,9 +242,23 @@ def _apply(state: RoundState, event) -> RoundState:
         raise refusal(exc) from None
 
 
-def _append(round_: Round, state: RoundState, event, *, actor, key, at, supervisor=None):
+def _step(
+    round_: Round,
+    state: RoundState,
+    event,
+    *,
+    actor,
+    key,
+    at,
+    scope,
+    request,
+    supervisor=None,
+    just_settled=False,
+) -> Written:
+    """Append the event, store the round's new state and keep the answer under the key (one
+    statement on PostgreSQL: tables.services.round_writes)."""
     round_.seq += 1
-    RoundEvent.objects.create(
+    row = RoundEvent(
         round=round_,
         seq=round_.seq,
         kind=event.kind,
@@ -258,9 +272,18 @@ def _append(round_: Round, state: RoundState, event, *, actor, key, at, supervis
     )
     round_.state = state.to_json()
     round_.stage = state.stage.value
-    round_.save(
-        update_fields=["seq", "state", "stage", "settled_at", "settlement", "settlement_input"]
+    written = Written(200, round_snapshot(round_, just_settled=just_settled))
+    kept = IdempotentWrite(
+        scope=scope,
+        key=key,
+        body_hash=fingerprint(request),
+        status=written.status,
+        response=written.body,
+        staff=actor,
+        at=timezone.now(),
     )
+    round_writes.step_write(round_, row, kept)
+    return written
 
 
 def _check_seq(round_: Round, expected_seq) -> None:
@@ -390,8 +413,9 @@ def round_event_record(
         if parsed.kind == "bets_locked":
             _contribute(round_, state, actor=actor)  # no lock taken; before any audit
         at = timezone.now()
-        _append(round_, state, parsed, actor=actor, key=key, at=at)
-        written = _remember(scope, key, request, Written(200, round_snapshot(round_)), actor)
+        written = _step(
+            round_, state, parsed, actor=actor, key=key, at=at, scope=scope, request=request
+        )
         if parsed.kind == "bets_locked":
             audit(
                 actor=actor,
@@ -510,9 +534,16 @@ def round_settle(*, round_id: int, dealer: Staff, key: str, expected_seq) -> Wri
         round_.settlement = output
         round_.settlement_input = settlement_input_json(before, meter=_meter(bank))
         round_.settled_at = at
-        _append(round_, state, event, actor=dealer, key=key, at=at)
-        written = _remember(
-            scope, key, request, Written(200, round_snapshot(round_, just_settled=True)), dealer
+        written = _step(
+            round_,
+            state,
+            event,
+            actor=dealer,
+            key=key,
+            at=at,
+            scope=scope,
+            request=request,
+            just_settled=True,
         )
         audit(
             actor=dealer,
@@ -623,8 +654,17 @@ def round_void(
             ).to_json()
             round_.settlement_input = settlement_input_json(state, meter=_meter(bank))
             round_.settled_at = at
-        _append(round_, state, event, actor=actor, key=key, at=at, supervisor=approver)
-        written = _remember(scope, key, request, Written(200, round_snapshot(round_)), actor)
+        written = _step(
+            round_,
+            state,
+            event,
+            actor=actor,
+            key=key,
+            at=at,
+            scope=scope,
+            request=request,
+            supervisor=approver,
+        )
         audit(
             actor=approver,
             code=f"tables.round.{kind}",
