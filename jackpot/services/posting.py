@@ -35,7 +35,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.audit import CHAIN_LOCK_HELD_PARAMS, CHAIN_LOCK_HELD_SQL, audit_many
 from casino.bulk import insert_many
-from casino.celery import delay_or_run
+from casino.celery import delay_soon
 from jackpot import feed
 from jackpot.errors import BankNotFound
 from jackpot.models import PPM, Bank, MeterEntry, PendingContribution
@@ -325,7 +325,7 @@ class _PostAfterCommit:
     def __call__(self) -> None:
         from jackpot.tasks import post_pending
 
-        delay_or_run(post_pending, self.bank_id)
+        delay_soon(post_pending, self.bank_id)
 
 
 def _post_inside_caller(bank_id: int) -> dict[int, MeterEntry]:

@@ -4,7 +4,7 @@ casino/settings.py CELERY_BEAT_SCHEDULE)."""
 
 from celery import shared_task
 
-from casino.celery import delay_or_run
+from casino.celery import delay_soon
 from tables.pit import alerts
 
 
@@ -25,4 +25,4 @@ def big_wins_check(round_id: int) -> int:
 def big_wins_check_soon(round_id: int) -> None:
     """The big-win check of a settled or corrected round, by a worker: off the dealer's
     request, whose answer waits for nothing the dealer needs (here and now with no broker)."""
-    delay_or_run(big_wins_check, round_id)
+    delay_soon(big_wins_check, round_id)
