@@ -64,21 +64,40 @@ def _digest(entry: AuditEntry, key: str | None = None) -> str:
     return mac(key, canonical.encode())
 
 
-def _next_ids(count: int, last_id: int | None) -> list[int]:
-    """Ids for `count` new entries, taken under the chain's lock so that the MAC can cover
-    them (a renumbered entry then shows) and they grow with the position."""
+# The chain's head and the new entries' ids in one statement, after the chain's lock is
+# granted (in the same statement as the lock, the head would be read from the snapshot taken
+# before the wait, and could be stale).
+_HEAD_AND_IDS = (
+    "SELECT h.position, h.hash, h.id, h.gaming_date, h.shift, n.ids FROM"
+    " (SELECT array_agg(nextval(pg_get_serial_sequence('{table}', 'id'))) AS ids"
+    "  FROM generate_series(1, %s)) n"
+    " LEFT JOIN LATERAL (SELECT position, hash, id, gaming_date, shift FROM {table}"
+    "  ORDER BY position DESC LIMIT 1) h ON true"
+)
+
+
+def _head_and_ids(count: int) -> tuple[tuple | None, list[int]]:
+    """The chain's last entry (position, hash, id, gaming date, shift), None when empty, and
+    ids for `count` new entries, taken under the chain's lock so that the MAC can cover them
+    (a renumbered entry then shows) and they grow with the position."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT nextval(pg_get_serial_sequence('casino_auditentry', 'id'))"
-                " FROM generate_series(1, %s)",
-                [count],
-            )
-            return [row[0] for row in cursor.fetchall()]
+            cursor.execute(_HEAD_AND_IDS.format(table=AuditEntry._meta.db_table), [count])
+            *last, ids = cursor.fetchone()
+        return (tuple(last) if last[0] is not None else None), sorted(ids)
     # SQLite: writers are serialised by the database itself (IMMEDIATE transactions).
+    last = _head()
     top = AuditEntry.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-    start = max(top, last_id or 0) + 1
-    return list(range(start, start + count))
+    start = max(top, last[2] if last else 0) + 1
+    return last, list(range(start, start + count))
+
+
+def _head() -> tuple | None:
+    return (
+        AuditEntry.objects.order_by("-position")
+        .values_list("position", "hash", "pk", "gaming_date", "shift")
+        .first()
+    )
 
 
 def _subject_ref(subject) -> tuple[str, str]:
@@ -108,11 +127,7 @@ def audit_many(entries: list[dict]) -> list[AuditEntry]:
         # assigned under it, so they stay contiguous.
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
-    last = (
-        AuditEntry.objects.order_by("-position")
-        .values_list("position", "hash", "pk", "gaming_date", "shift")
-        .first()
-    )
+    last, ids = _head_and_ids(len(entries))
     position, previous = (last[0], last[1]) if last else (0, GENESIS)
     now = timezone.now()
     gaming_date, shift = stamp(now)
@@ -132,7 +147,6 @@ def audit_many(entries: list[dict]) -> list[AuditEntry]:
         transaction.on_commit(lambda: checkpoint_write_safely(**closed))
     key_id = current_key_id()
     key = known_keys()[key_id]
-    ids = _next_ids(len(entries), last[2] if last else None)
     rows = []
     for pk, item in zip(ids, entries, strict=True):
         subject_type, subject_id = _subject_ref(item.get("subject"))
@@ -165,11 +179,7 @@ def audit_checkpoint(reason: str = "requested") -> dict | None:
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
-        last = (
-            AuditEntry.objects.order_by("-position")
-            .values_list("position", "hash", "pk", "gaming_date", "shift")
-            .first()
-        )
+        last = _head()
         if last is None:
             return None
         return checkpoint_write(
