@@ -315,9 +315,11 @@ class _PostAfterCommit:
     """After the caller's commit: its row is posted by a Celery worker, off the table's
     request (the dealer waits for the contribution to be accepted, not for it to be on the
     meter). The worker then plays the writer's part described above: it tries the posting
-    lock and posts, or leaves the row to the poster at work. With eager Celery (the embedded
-    defaults) that is this process, now; with no broker to take the task (Redis down), this
-    process posts now too, as if there were no worker."""
+    lock and posts, or leaves the row to the poster at work. The task is handed to the broker
+    by this process's hand-off thread (casino.celery.delay_soon), so the request does not wait
+    for Redis either. With eager Celery (the embedded defaults) this process posts, now; with
+    no broker to take the task (Redis down), its hand-off thread posts, as if there were no
+    worker."""
 
     def __init__(self, bank_id: int) -> None:
         self.bank_id = bank_id

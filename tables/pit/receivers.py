@@ -46,20 +46,20 @@ def on_round_corrected(*, round_id, **kwargs):
 @receiver(tables_events.void_requested, dispatch_uid="pit.alerts.void_requested")
 @_logged
 def on_void_requested(*, round_id, **kwargs):
-    alerts.void_request_alert_raise(round_id=round_id)
+    tasks.void_request_alert_soon(round_id)
 
 
 @receiver(tables_events.void_decided, dispatch_uid="pit.alerts.void_decided")
 @_logged
 def on_void_decided(*, round_id, approved, **kwargs):
     if approved:
-        alerts.many_voids_raise(round_id=round_id)
+        tasks.many_voids_check_soon(round_id)
 
 
 @receiver(jackpot_events.hit_recorded, dispatch_uid="pit.alerts.hit_recorded")
 @_logged
 def on_hit_recorded(*, hit_id, **kwargs):
-    alerts.hit_alert_raise(hit_id=hit_id)
+    tasks.hit_alert_soon(hit_id)
 
 
 @receiver(jackpot_events.reconciliation_alert_raised, dispatch_uid="pit.alerts.reconciliation")
