@@ -128,8 +128,9 @@ def _remembered(scope: str, key: str, body: dict) -> Written | None:
     return Written(status, response, replayed=True)
 
 
-def _remember(scope: str, key: str, body: dict, written: Written, staff: Staff) -> Written:
-    IdempotentWrite.objects.create(
+def _kept(scope: str, key: str, body: dict, written: Written, staff: Staff) -> IdempotentWrite:
+    """The answer to keep under the key (not saved yet)."""
+    return IdempotentWrite(
         scope=scope,
         key=key,
         body_hash=fingerprint(body),
@@ -138,6 +139,10 @@ def _remember(scope: str, key: str, body: dict, written: Written, staff: Staff) 
         staff=staff,
         at=timezone.now(),
     )
+
+
+def _remember(scope: str, key: str, body: dict, written: Written, staff: Staff) -> Written:
+    _kept(scope, key, body, written, staff).save()
     return written
 
 
@@ -273,16 +278,7 @@ def _step(
     round_.state = state.to_json()
     round_.stage = state.stage.value
     written = Written(200, round_snapshot(round_, just_settled=just_settled))
-    kept = IdempotentWrite(
-        scope=scope,
-        key=key,
-        body_hash=fingerprint(request),
-        status=written.status,
-        response=written.body,
-        staff=actor,
-        at=timezone.now(),
-    )
-    round_writes.step_write(round_, row, kept)
+    round_writes.step_write(round_, row, _kept(scope, key, request, written, actor))
     return written
 
 
