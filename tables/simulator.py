@@ -223,8 +223,8 @@ class Http:
                 continue
             break
         self.timings.append((label, (time.perf_counter() - started) * 1000))
-        header = response.headers.get("Server-Timing", "")
-        served, waited = server_time_ms(header), server_time_ms(header, "db")
+        timing = response.headers.get("Server-Timing", "")
+        served, waited = server_time_ms(timing), server_time_ms(timing, "db")
         if served is not None:
             self.server_timings.append((label, served))
         if waited is not None:
