@@ -299,6 +299,16 @@ def _check_seq(round_: Round, expected_seq) -> None:
 # --- opening -------------------------------------------------------------------------------
 
 
+# The table's rule set and its paytables, read with the table: the round pins its rules.
+RULES_WITH_PAYTABLES = (
+    "ruleset",
+    "ruleset__blind_paytable",
+    "ruleset__trips_paytable",
+    "ruleset__progressive_paytable",
+    "ruleset__envy_paytable",
+)
+
+
 def round_open(*, table_id: int, dealer: Staff, key: str) -> Written:
     """The dealer assigned to an open table opens its next round (one at a time)."""
     key = _check_key(key)
@@ -307,7 +317,7 @@ def round_open(*, table_id: int, dealer: Staff, key: str) -> Written:
         try:
             table = (
                 Table.objects.select_for_update(of=("self",), no_key=True)
-                .select_related("ruleset")
+                .select_related(*RULES_WITH_PAYTABLES)
                 .get(pk=table_id)
             )
         except (Table.DoesNotExist, ValueError, TypeError):
@@ -327,7 +337,8 @@ def round_open(*, table_id: int, dealer: Staff, key: str) -> Written:
                 % {"number": running.number, "table": table},
                 round=round_snapshot(running),
             )
-        ruleset_mark_used(ruleset_id=table.ruleset_id)
+        if table.ruleset.used_at is None:  # once set it stays: nothing to lock after that
+            ruleset_mark_used(ruleset_id=table.ruleset_id)
         rules = parse_rules(table.ruleset.engine_rules())
         at = timezone.now()
         gaming_date, shift = stamp(at)
