@@ -1,7 +1,9 @@
 """HTTP and websockets on one ASGI application (daphne in development, uvicorn workers in production)."""
 
 import gc
+import logging
 import os
+import threading
 
 from django.core.asgi import get_asgi_application
 
@@ -17,10 +19,35 @@ from casino.celery import broker_warm_up  # noqa: E402
 from casino.routing import websocket_urlpatterns  # noqa: E402
 from tables.rules.evaluator import warm_up  # noqa: E402
 
+
+def database_warm_up() -> None:
+    """Open this worker's connection pool now, with its first connections (DB_POOL_MIN_SIZE):
+    otherwise the first dealers' requests after a start wait for them, each a backend start.
+    In a thread: uvicorn imports this module inside its event loop, where Django refuses to
+    touch the database; the pool is the process's, whichever thread opened it."""
+
+    def warm() -> None:
+        from django.db import connection
+
+        try:
+            connection.ensure_connection()
+            connection.close()
+        except Exception:  # a warm-up is never a reason not to start
+            logging.getLogger(__name__).warning(
+                "the database did not answer at start", exc_info=True
+            )
+
+    thread = threading.Thread(target=warm, name="database-warm-up")
+    thread.start()
+    thread.join(timeout=15)
+
+
 # The hand evaluator's lookup tables take about a second to build, and so does Celery's first
-# task: a worker does both before its first request, not inside a dealer's.
+# task: a worker does both before its first request, not inside a dealer's, and opens its
+# database connections.
 warm_up()
 broker_warm_up()
+database_warm_up()
 # What the worker has loaded by now lives as long as it does: out of the garbage collector's
 # sight, a full collection no longer walks it (about 60 ms over the 126,000 objects of a
 # loaded worker, measured, landing in whichever dealer's request triggered it).

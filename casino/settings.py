@@ -110,7 +110,9 @@ if DATABASE_URL:
     DB_POOL_MAX_SIZE = int(os.environ.get("DB_POOL_MAX_SIZE", "8"))
     if DB_POOL_MAX_SIZE > 0:
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-            "min_size": 1,
+            # Opened with the pool, at a web worker's start (casino/asgi.py). Few: the pool
+            # hands out the connection idle longest, and a backend little used answers slower.
+            "min_size": min(int(os.environ.get("DB_POOL_MIN_SIZE", "1")), DB_POOL_MAX_SIZE),
             "max_size": DB_POOL_MAX_SIZE,
             "timeout": 10,
         }
