@@ -115,6 +115,12 @@ def claim_new_bank(bank_id: int) -> None:
 
 def banks_locked_here() -> set[int]:
     """The banks this transaction locked or created (PostgreSQL)."""
+    known = getattr(connection, "jackpot_held_banks", None)
+    if known is None or not (known[1]["locked"] or known[1]["claimed"]):
+        # Every lock or creation is noted here first, under its transaction's id: with none
+        # noted since the last one that had any, this transaction has none, and a table's
+        # `bets_locked` need not ask the database which transaction it is.
+        return set()
     held = _held_by_this_transaction()
     return held["locked"] | held["claimed"]
 
