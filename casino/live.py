@@ -23,7 +23,6 @@ refuses a foreign Origin on every socket.)
 
 import asyncio
 import logging
-import os
 import threading
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlparse
@@ -36,6 +35,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.functional import LazyObject
 
+from casino.per_process import PerProcess
 from casino.roles import has_role
 
 if TYPE_CHECKING:
@@ -59,7 +59,6 @@ class _PublishLoop:
 
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
-        self.pid = os.getpid()
         self.posted: asyncio.Queue | None = None
         threading.Thread(target=self.loop.run_forever, name="live-publish", daemon=True).start()
         asyncio.run_coroutine_threadsafe(self._start_draining(), self.loop).result(timeout=10)
@@ -85,17 +84,7 @@ class _PublishLoop:
                 log.exception("a live message could not be sent")
 
 
-_publish_loop: _PublishLoop | None = None
-_publish_lock = threading.Lock()
-
-
-def _publisher() -> _PublishLoop:
-    global _publish_loop
-    with _publish_lock:
-        # A forked Celery child must not reuse its parent's (dead) loop thread.
-        if _publish_loop is None or _publish_loop.pid != os.getpid():
-            _publish_loop = _PublishLoop()
-        return _publish_loop
+_publisher = PerProcess(_PublishLoop).get
 
 
 def _deliver(layer, method: str, *args) -> None:

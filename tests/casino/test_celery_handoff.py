@@ -1,7 +1,8 @@
 """delay_soon: a request's after-commit task goes to the broker from a thread of its own, in
 order, without the request waiting; with no broker it runs there instead; with eager Celery
-(the embedded defaults) it runs at once."""
+(the embedded defaults) it runs at once. One thread per process, a forked child its own."""
 
+import os
 import threading
 
 import pytest
@@ -64,3 +65,15 @@ def test_with_eager_celery_it_runs_at_once_in_the_caller():
     task = FakeTask()
     celery.delay_soon(task, 3)
     assert task.queued == [((3,), threading.current_thread().name)]
+
+
+def test_a_forked_child_gets_a_handoff_thread_of_its_own(broker, monkeypatch):
+    first = celery._handoff_thread()
+    assert celery._handoff_thread() is first
+    parent = os.getpid()
+    monkeypatch.setattr(os, "getpid", lambda: parent + 1)  # as in a forked child
+    child = celery._handoff_thread()
+    assert child is not first
+    task = FakeTask()
+    celery.delay_soon(task, 5)
+    assert child.wait(timeout=5) and [args for args, _thread in task.queued] == [(5,)]

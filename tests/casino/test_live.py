@@ -4,6 +4,7 @@ Staff sockets go through the project's own ASGI stack (origin check, session and
 middleware) in front of a tiny consumer that admits supervisors and managers.
 """
 
+import os
 import threading
 
 import pytest
@@ -185,7 +186,8 @@ def test_after_commit_sends_only_once_the_change_is_committed():
 def test_one_publish_loop_per_process_and_a_new_one_in_a_forked_child(monkeypatch):
     first = live._publisher()
     assert live._publisher() is first
-    monkeypatch.setattr(live.os, "getpid", lambda: first.pid + 1)  # as in a forked child
+    parent = os.getpid()
+    monkeypatch.setattr(os, "getpid", lambda: parent + 1)  # as in a forked child
     child = live._publisher()
     assert child is not first and child.loop.is_running()
 
