@@ -7,6 +7,6 @@ class CasinoConfig(AppConfig):
     verbose_name = _("Casino")
 
     def ready(self):
-        from casino import signals
+        from casino import audit_keys, pin_hashing, signals  # noqa: F401 (deploy checks)
 
         signals.connect()

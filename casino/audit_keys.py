@@ -19,37 +19,28 @@ Without AUDIT_HMAC_KEY an embedded development key is used (`make run`); the dep
 
 import hashlib
 import hmac
-import os
 
-from django.conf import settings
 from django.core import checks
+
+from casino.secret_keys import KeyRing
 
 DEVELOPMENT_KEY = "tapis-development-audit-key-not-for-production"
 
-
-def _setting(name: str) -> str:
-    return str(getattr(settings, name, None) or os.environ.get(name, "") or "")
-
-
-def key_id(key: str) -> str:
-    """A key's public name: a fingerprint from which the key cannot be found."""
-    return "k" + hashlib.sha256(b"tapis-audit-key-id:" + key.encode()).hexdigest()[:15]
-
-
-def current_key() -> str:
-    return _setting("AUDIT_HMAC_KEY") or DEVELOPMENT_KEY
-
-
-def current_key_id() -> str:
-    return key_id(current_key())
-
-
-def known_keys() -> dict[str, str]:
-    """Every key that may have written an entry, by id (the current one first)."""
-    keys = [current_key()] + [
-        k.strip() for k in _setting("AUDIT_HMAC_PREVIOUS_KEYS").split(",") if k.strip()
-    ]
-    return {key_id(k): k for k in keys}
+RING = KeyRing(
+    name="AUDIT_HMAC_KEY",
+    previous_name="AUDIT_HMAC_PREVIOUS_KEYS",
+    development_key=DEVELOPMENT_KEY,
+    id_label=b"tapis-audit-key-id:",
+    missing_warning="the audit chain is keyed with the embedded development key, which anyone "
+    "can read in the source, so its entries could be rewritten unseen.",
+    missing_id="casino.W001",
+    short_id="casino.W002",
+    rotation_doc="casino/audit_keys.py",
+)
+key_id = RING.key_id
+current_key = RING.current_key
+current_key_id = RING.current_key_id
+known_keys = RING.known_keys
 
 
 def mac(key: str, message: bytes) -> str:
@@ -58,23 +49,4 @@ def mac(key: str, message: bytes) -> str:
 
 @checks.register(checks.Tags.security, deploy=True)
 def check_audit_key(app_configs=None, **kwargs):
-    if _setting("AUDIT_HMAC_KEY"):
-        if len(_setting("AUDIT_HMAC_KEY")) < 32:
-            return [
-                checks.Warning(
-                    "AUDIT_HMAC_KEY is shorter than 32 characters.",
-                    hint="Use 32 or more random characters (secrets.token_urlsafe(48)).",
-                    id="casino.W002",
-                )
-            ]
-        return []
-    return [
-        checks.Warning(
-            "AUDIT_HMAC_KEY is not set: the audit chain is keyed with the embedded development "
-            "key, which anyone can read in the source, so its entries could be rewritten "
-            "unseen.",
-            hint="Set AUDIT_HMAC_KEY to 32+ random characters, kept outside the database "
-            "(see casino/audit_keys.py for the rotation).",
-            id="casino.W001",
-        )
-    ]
+    return RING.deploy_warnings()

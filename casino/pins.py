@@ -17,7 +17,6 @@ import datetime as dt
 
 from django.conf import settings
 from django.contrib.auth import login
-from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -35,6 +34,7 @@ from casino.errors import (
 from casino.live import after_commit
 from casino.middleware import shared_session_start
 from casino.models import Staff
+from casino.pin_hashing import pin_check, pin_hash
 from casino.roles import Role, has_role, require_role
 from casino.signin import (
     SigninRefused,
@@ -86,17 +86,19 @@ def pin_verify(*, employee_number: str, pin: str, role: str | None = None, reque
     # an unknown or a locked number takes as long to answer as a wrong PIN.
     stored = active.values_list("pin_hash", flat=True).first()
     if stored:
-        pin_matches = check_password(str(pin), stored)
+        checked = pin_check(pin, stored)
     else:
-        make_password(str(pin))
-        pin_matches = False
+        pin_hash(pin)
+        checked = None
     with transaction.atomic():
         # NO KEY: a transaction that holds the audit chain and inserts a row naming this
         # person (an audit entry's actor, a round event's supervisor) must not wait for this
         # lock while we wait for the chain: that was a deadlock under load.
         staff = active.select_for_update(no_key=True).first()
         if staff is not None and staff.pin_hash and staff.pin_hash != stored:
-            pin_matches = check_password(str(pin), staff.pin_hash)  # changed meanwhile
+            checked = pin_check(pin, staff.pin_hash)  # changed meanwhile
+        pin_matches = checked is not None and checked.matches
+        updated = ["failed_pin_attempts", "pin_locked_until"]
         if staff is None or not staff.pin_hash:
             audit(
                 actor=None,
@@ -130,6 +132,9 @@ def pin_verify(*, employee_number: str, pin: str, role: str | None = None, reque
             else:
                 staff.failed_pin_attempts = 0
                 staff.pin_locked_until = None
+                if checked.outdated:  # stored by the password hasher, or under an older key
+                    staff.pin_hash = pin_hash(pin)
+                    updated.append("pin_hash")
                 if role is not None and not has_role(staff, role):
                     audit(
                         actor=staff,
@@ -163,7 +168,7 @@ def pin_verify(*, employee_number: str, pin: str, role: str | None = None, reque
                         subject=staff,
                         data={"role": str(role)},
                     )
-            staff.save(update_fields=["failed_pin_attempts", "pin_locked_until"])
+            staff.save(update_fields=updated)
     if failure is not None:
         if role is not None and isinstance(failure, (PinRejected, PinLocked)):
             throttle_failure(origin, approval=True)  # a guess that missed (not a role refusal)

@@ -11,7 +11,6 @@ Without an `actor` (the demo floor, the tests, `manage.py role_grant` at the ser
 roles are given at once: that is how the first staff administrators exist.
 """
 
-from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
@@ -23,6 +22,7 @@ from casino.audit import audit
 from casino.duties import require_independent
 from casino.errors import CasinoError, IllegalTransition, NotFound
 from casino.models import RoleGrant, Staff
+from casino.pin_hashing import pin_check, pin_hash
 from casino.pins import PIN_LENGTHS
 from casino.roles import EXCLUSIVE_ROLES, PRIVILEGED_ROLES, Role, require_role
 
@@ -118,7 +118,7 @@ def staff_create(
         first_name=first_name,
         last_name=last_name,
         language=language,
-        pin_hash=make_password(_check_pin(pin)) if pin else "",
+        pin_hash=pin_hash(_check_pin(pin)) if pin else "",
         password_is_temporary=bool(actor is not None and password),
         pin_is_temporary=bool(actor is not None and pin),
     )
@@ -339,7 +339,7 @@ def staff_temporary_pin_set(*, staff_id: int, pin: str, actor: Staff) -> Staff:
     pin = _check_pin(pin)
     with transaction.atomic():
         staff = _staff_for_update(staff_id)
-        staff.pin_hash = make_password(pin)
+        staff.pin_hash = pin_hash(pin)
         staff.pin_is_temporary = True
         staff.failed_pin_attempts = 0
         staff.pin_locked_until = None
@@ -368,7 +368,7 @@ def staff_secrets_change(*, staff: Staff, password: str | None = None, pin: str 
             )
     if pin:
         pin = _check_pin(pin)
-        if staff.pin_hash and check_password(pin, staff.pin_hash):
+        if staff.pin_hash and pin_check(pin, staff.pin_hash).matches:
             raise CasinoError(
                 _("Choose a PIN of your own, not the one you were given."), code="pin_unchanged"
             )
@@ -381,7 +381,7 @@ def staff_secrets_change(*, staff: Staff, password: str | None = None, pin: str 
             fields += ["password", "password_is_temporary"]
             audit(actor=locked, code="casino.password.changed", subject=locked, data={})
         if pin:
-            locked.pin_hash = make_password(pin)
+            locked.pin_hash = pin_hash(pin)
             locked.pin_is_temporary = False
             locked.failed_pin_attempts = 0
             locked.pin_locked_until = None

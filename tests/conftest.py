@@ -158,6 +158,7 @@ def auditor(db):
 
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
-    """PINs and passwords are hashed on every make_staff; the production hasher (PBKDF2, on
-    purpose slow) would dominate the run. tests/casino checks production hashing separately."""
+    """PINs and passwords are hashed on every make_staff; the production hashers (PBKDF2)
+    would dominate the run. tests/casino checks production hashing separately."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PIN_HASH_ITERATIONS = 1

@@ -120,14 +120,13 @@ def test_a_locked_supervisor_cannot_approve(supervisor):
 
 
 def test_pins_are_stored_hashed_with_the_production_hasher(db, settings):
-    from django.conf import global_settings
-
+    from casino import pin_hashing
     from tests.factories import make_staff
 
-    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
+    del settings.PIN_HASH_ITERATIONS
     staff = make_staff(Role.DEALER, pin="2468")
     assert "2468" not in staff.pin_hash
-    assert staff.pin_hash.startswith("pbkdf2_sha256$")
+    assert staff.pin_hash.startswith(f"pin_hmac_pbkdf2${pin_hashing.RING.current_key_id()}$20000$")
     assert pin_verify(employee_number=staff.employee_number, pin="2468") == staff
 
 

@@ -10,11 +10,17 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "x" * 20 + "-tapis-test-only-production-secret-key-0123456789-abcdefghij"
 AUDIT_KEY = "tapis-test-only-audit-hmac-key-0123456789-abcdefghij"
+PIN_KEY = "tapis-test-only-pin-hmac-key-0123456789-abcdefghij"
 
 
 def manage(*args, **env) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "AUDIT_HMAC_"))}
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "AUDIT_HMAC_", "PIN_HMAC_"))
+    }
     env.setdefault("AUDIT_HMAC_KEY", AUDIT_KEY)
+    env.setdefault("PIN_HMAC_KEY", PIN_KEY)
     clean.update(env)
     return subprocess.run(
         [sys.executable, "manage.py", *args],
@@ -85,3 +91,21 @@ def test_the_checklist_fails_without_an_audit_key():
     )
     assert result.returncode != 0
     assert "casino.W001" in result.stderr + result.stdout
+
+
+@pytest.mark.slow
+def test_the_checklist_fails_without_a_pin_key():
+    # A copy of the database would give up every PIN under the embedded key.
+    result = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DJANGO_DEBUG="False",
+        DJANGO_SECRET_KEY=SECRET,
+        DJANGO_ALLOWED_HOSTS="tapis.example",
+        PIN_HMAC_KEY="",
+    )
+    assert result.returncode != 0
+    assert "casino.W003" in result.stderr + result.stdout
+    assert "casino.W001" not in result.stderr + result.stdout
