@@ -73,6 +73,7 @@ from tables.services.configuration import ruleset_mark_used
 from tables.snapshots import round_snapshot
 
 KEY_MAX = 64
+UNREAD = object()  # "not read yet", where None is an answer
 APPROVALS = ("void_approved", "void_refused")
 # A contribution and a hit name their round by this reference (unique per bank, forever).
 BETS = ("ante", "blind", "play", "trips", "progressive", "envy")
@@ -167,9 +168,12 @@ def _require_round_dealer(staff: Staff, round_: Round) -> None:
         raise _not_the_dealer(round_.table)  # the table read only to name it
 
 
-def _approver(credentials, *, round_: Round, actor: Staff, action: str) -> Staff:
+def _approver(
+    credentials, *, round_: Round, actor: Staff, action: str, dealing: Staff | None = UNREAD
+) -> Staff:
     """The supervisor whose PIN came with the request: never the round's dealer, never the
-    person at the tablet who asks, nor anyone not independent of them (casino.duties)."""
+    person at the tablet who asks, nor anyone not independent of them (casino.duties).
+    `dealing`: who deals the round's table now, when the caller has read it already."""
     if not isinstance(credentials, dict) or not credentials.get("employee_number"):
         raise RoundRefused(
             _("A supervisor's employee number and PIN are needed for this."),
@@ -181,7 +185,8 @@ def _approver(credentials, *, round_: Round, actor: Staff, action: str) -> Staff
         pin=str(credentials.get("pin", "")),
         role=Role.SUPERVISOR,
     )
-    dealing = current_dealer(round_.table)
+    if dealing is UNREAD:
+        dealing = current_dealer(round_.table)
     askers = {p.pk: p for p in (round_.dealer, dealing) if p is not None}
     if not has_role(actor, Role.SUPERVISOR):
         askers[actor.pk] = actor  # the dealer at the tablet asks; someone else approves
@@ -642,11 +647,15 @@ def round_void(
         return again
     require_role(actor, Role.DEALER, Role.SUPERVISOR)
     probe = _round(round_id)
-    if not has_role(actor, Role.SUPERVISOR):
-        _require_table_dealer(actor, probe.table)
-    approver = _approver(supervisor, round_=probe, actor=actor, action="tables.round.void")
+    dealing = current_dealer(probe.table)
+    if not has_role(actor, Role.SUPERVISOR) and (dealing is None or dealing.pk != actor.pk):
+        raise _not_the_dealer(probe.table)
+    approver = _approver(
+        supervisor, round_=probe, actor=actor, action="tables.round.void", dealing=dealing
+    )
     with transaction.atomic():
         round_ = _round_for_update(round_id)
+        round_.table = probe.table  # as read a moment ago: only its name is used below
         if (again := _remembered(scope, key, request)) is not None:
             return again
         _check_seq(round_, expected_seq)
@@ -694,13 +703,14 @@ def _reverse_contributions(round_: Round, state: RoundState, *, approver: Staff)
     if not any(s.progressive for s in state.seats):
         return None
     if state.stage is not Stage.BETTING:  # the wagers reached the bank when bets locked
-        jackpot.bank_reverse(
+        reversal = jackpot.bank_reverse(
             bank_id=round_.bank_id,
             reference=round_reference(round_.pk),
             actor=approver,
             reason=f"void of {round_}",
         )
-    return Bank.objects.get(pk=round_.bank_id)  # locked by the reversal until commit
+        return reversal.bank  # locked by the reversal until commit, its totals as it left them
+    return Bank.objects.get(pk=round_.bank_id)
 
 
 def settlement_preview(round_: Round) -> dict:
