@@ -1,11 +1,11 @@
 """Secrets kept out of the database, each named by an environment variable, with rotation.
 
 A key ring is a current key (e.g. `AUDIT_HMAC_KEY`) and the keys used before it (e.g.
-`AUDIT_HMAC_PREVIOUS_KEYS`, comma-separated), still needed to check what they keyed. Each keyed record stores the id of
-its key (a fingerprint, never the key). Without the current key an embedded development key
-is used (`make run`); the deployment check (`manage.py check --deploy`, run by `make serve`)
-warns about it. casino.audit_keys (the audit log's and ledgers' chains) and
-casino.pin_hashing (the PINs) each hold one.
+`AUDIT_HMAC_PREVIOUS_KEYS`, comma-separated), still needed to check what they keyed. Each
+keyed record stores the id of its key (a fingerprint, never the key). Without the current key
+an embedded development key is used (`make run`); the deployment check (`manage.py check
+--deploy`, run by `make serve`) warns about it. casino.audit_keys (the audit log's and the
+ledgers' chains) and casino.pin_hashing (the PINs) each hold one.
 """
 
 import hashlib

@@ -5,6 +5,7 @@ before (by the password hasher) or under an earlier key still work and are store
 the current key at their owner's next right PIN."""
 
 import pytest
+from django.conf import global_settings
 from django.contrib.auth.hashers import make_password
 
 from casino import pin_hashing
@@ -55,12 +56,13 @@ def test_without_the_key_no_guess_can_be_checked(settings):
     assert pin_check("2468", encoded).matches
 
 
-def test_a_pin_stored_by_the_password_hasher_works_and_is_stored_again_keyed(db):
+def test_a_pin_stored_by_the_password_hasher_works_and_is_stored_again_keyed(db, settings):
     dealer = make_staff(Role.DEALER)
+    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS  # as PINs were stored before
     Staff.objects.filter(pk=dealer.pk).update(pin_hash=make_password("1357"))
     with pytest.raises(PinRejected):
         pin_verify(employee_number=dealer.employee_number, pin="0000")
-    assert stored(dealer).startswith("md5$")  # a wrong PIN changes nothing but the count
+    assert stored(dealer).startswith("pbkdf2_sha256$")  # a wrong PIN changes only the count
     assert pin_verify(employee_number=dealer.employee_number, pin="1357") == dealer
     assert stored(dealer).startswith(f"pin_hmac_pbkdf2${pin_hashing.RING.key_id(KEY)}$")
     assert pin_verify(employee_number=dealer.employee_number, pin="1357") == dealer
