@@ -1,8 +1,8 @@
 """How a PIN is stored: PBKDF2-SHA256 over an HMAC of the PIN under PIN_HMAC_KEY.
 
 Why not the password hasher. A PIN is 4 to 8 digits: against a copy of the database, a slow
-hash does not protect so few (10^4 guesses at the password hasher's 0.2 to 0.4 s is under an
-hour on one CPU); a key the database never sees does: without PIN_HMAC_KEY no guess can be
+hash does not protect so few (10^4 guesses at the password hasher's 0.2 to 0.4 s take half
+an hour to an hour on one CPU); a key the database never sees does: without PIN_HMAC_KEY no guess can be
 checked at all. Against guesses at the tablet the protection is the lockout and the throttle
 (casino.pins). The password hasher's million iterations cost that 0.2 to 0.4 s of CPU on every
 sign-in and every supervisor approval: a void approval was the slowest request of the floor,
