@@ -73,7 +73,6 @@ from tables.services.configuration import ruleset_mark_used
 from tables.snapshots import round_snapshot
 
 KEY_MAX = 64
-UNREAD = object()  # "not read yet", where None is an answer
 APPROVALS = ("void_approved", "void_refused")
 # A contribution and a hit name their round by this reference (unique per bank, forever).
 BETS = ("ante", "blind", "play", "trips", "progressive", "envy")
@@ -156,9 +155,9 @@ def _not_the_dealer(table: Table) -> NotThisDealersTable:
     )
 
 
-def _require_table_dealer(staff: Staff, table: Table) -> None:
-    dealer = current_dealer(table)
-    if dealer is None or dealer.pk != staff.pk:
+def _require_table_dealer(staff: Staff, table: Table, dealing: Staff | None) -> None:
+    """`dealing`: who deals `table` now (current_dealer)."""
+    if dealing is None or dealing.pk != staff.pk:
         raise _not_the_dealer(table)
 
 
@@ -169,11 +168,11 @@ def _require_round_dealer(staff: Staff, round_: Round) -> None:
 
 
 def _approver(
-    credentials, *, round_: Round, actor: Staff, action: str, dealing: Staff | None = UNREAD
+    credentials, *, round_: Round, actor: Staff, action: str, dealing: Staff | None
 ) -> Staff:
     """The supervisor whose PIN came with the request: never the round's dealer, never the
     person at the tablet who asks, nor anyone not independent of them (casino.duties).
-    `dealing`: who deals the round's table now, when the caller has read it already."""
+    `dealing`: who deals the round's table now (current_dealer)."""
     if not isinstance(credentials, dict) or not credentials.get("employee_number"):
         raise RoundRefused(
             _("A supervisor's employee number and PIN are needed for this."),
@@ -185,8 +184,6 @@ def _approver(
         pin=str(credentials.get("pin", "")),
         role=Role.SUPERVISOR,
     )
-    if dealing is UNREAD:
-        dealing = current_dealer(round_.table)
     askers = {p.pk: p for p in (round_.dealer, dealing) if p is not None}
     if not has_role(actor, Role.SUPERVISOR):
         askers[actor.pk] = actor  # the dealer at the tablet asks; someone else approves
@@ -329,7 +326,7 @@ def round_open(*, table_id: int, dealer: Staff, key: str) -> Written:
             raise NotFound(_("There is no table #%(id)s.") % {"id": table_id}) from None
         if (again := _remembered(scope, key, request)) is not None:
             return again
-        _require_table_dealer(dealer, table)
+        _require_table_dealer(dealer, table, current_dealer(table))
         if not table.is_open:
             raise IllegalTransition(
                 _("%(table)s is closed: a supervisor opens it first.") % {"table": table},
@@ -647,9 +644,9 @@ def round_void(
         return again
     require_role(actor, Role.DEALER, Role.SUPERVISOR)
     probe = _round(round_id)
-    dealing = current_dealer(probe.table)
-    if not has_role(actor, Role.SUPERVISOR) and (dealing is None or dealing.pk != actor.pk):
-        raise _not_the_dealer(probe.table)
+    dealing = current_dealer(probe.table)  # read once, for both checks
+    if not has_role(actor, Role.SUPERVISOR):
+        _require_table_dealer(actor, probe.table, dealing)
     approver = _approver(
         supervisor, round_=probe, actor=actor, action="tables.round.void", dealing=dealing
     )
@@ -758,7 +755,13 @@ def round_correct(
             field="round",
         )
     probe = _round(round_id)
-    approver = _approver(supervisor, round_=probe, actor=actor, action="tables.round.correct")
+    approver = _approver(
+        supervisor,
+        round_=probe,
+        actor=actor,
+        action="tables.round.correct",
+        dealing=current_dealer(probe.table),
+    )
     with transaction.atomic():
         round_ = _round_for_update(round_id)
         if (again := _remembered(scope, key, request)) is not None:

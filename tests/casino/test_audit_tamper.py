@@ -270,15 +270,6 @@ def test_a_key_rotation_keeps_the_old_entries_verifiable(db, settings):
     assert code == 1 and f"entry #{old[0].pk}" in message and "not a known key" in message
 
 
-def test_the_deployment_check_warns_about_the_embedded_key(settings):
-    settings.AUDIT_HMAC_KEY = ""
-    assert [w.id for w in audit_keys.check_audit_key()] == ["casino.W001"]
-    settings.AUDIT_HMAC_KEY = "short"
-    assert [w.id for w in audit_keys.check_audit_key()] == ["casino.W002"]
-    settings.AUDIT_HMAC_KEY = KEY
-    assert audit_keys.check_audit_key() == []
-
-
 APPEND_ONLY_TABLES = [
     "casino_auditentry",
     "tables_roundevent",

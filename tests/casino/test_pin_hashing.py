@@ -109,12 +109,3 @@ def test_an_approval_by_an_outdated_pin_stores_it_again(db, settings):
 )
 def test_a_malformed_stored_pin_matches_nothing(encoded):
     assert pin_check("1234", encoded) == pin_hashing.PinCheck(matches=False, outdated=False)
-
-
-def test_the_deploy_check_warns_without_a_real_key(settings):
-    settings.PIN_HMAC_KEY = ""
-    assert [w.id for w in pin_hashing.check_pin_key()] == ["casino.W003"]
-    settings.PIN_HMAC_KEY = "short"
-    assert [w.id for w in pin_hashing.check_pin_key()] == ["casino.W004"]
-    settings.PIN_HMAC_KEY = KEY
-    assert pin_hashing.check_pin_key() == []
