@@ -11,9 +11,16 @@ source address, per tablet and house-wide, counted with the failed sign-ins, so 
 sprayed across many supervisor numbers is stopped after the source's limit, not after three
 tries per number. Past the limit every approval from there is refused at once ("wait N
 seconds", ApprovalThrottled, HTTP 429) without its PIN being looked at.
+
+`pin_approve` is `pin_verify` with a role for a service that records the approval itself: it
+returns the audit entry of the approval, which the service writes with the entries of what is
+approved, in one batch (casino.audit.audit_many) in its own transaction. A right PIN whose
+owner's record needs no change (no wrong try to forget, no older hash to replace) then costs
+one read and the hash, and no transaction of its own.
 """
 
 import datetime as dt
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import login
@@ -35,7 +42,7 @@ from casino.live import after_commit
 from casino.middleware import shared_session_start
 from casino.models import Staff
 from casino.pin_hashing import pin_check, pin_hash
-from casino.roles import Role, has_role, require_role
+from casino.roles import Role, active_staff_with_roles, has_role, require_role
 from casino.signin import (
     SigninRefused,
     current_origin,
@@ -59,6 +66,19 @@ def _locked_message(staff: Staff) -> str:
     }
 
 
+@dataclass(frozen=True)
+class Approval:
+    """A PIN accepted for an approval (pin_approve): who approves, and the audit entry of
+    their approval, for the caller to write in the transaction of what is approved."""
+
+    staff: Staff
+    entry: dict
+
+
+def _approval_entry(staff: Staff, role: str) -> dict:
+    return {"actor": staff, "code": "casino.pin.approved", "subject": staff, "data": {"role": role}}
+
+
 def pin_verify(*, employee_number: str, pin: str, role: str | None = None, request=None) -> Staff:
     """The staff member whose PIN this is; with `role`, an approval by someone holding it.
 
@@ -67,6 +87,18 @@ def pin_verify(*, employee_number: str, pin: str, role: str | None = None, reque
     failures. `request`: the request the PIN came with (by default the one being served,
     casino.signin.current_origin, for services that have none).
     """
+    return _verify(employee_number=employee_number, pin=pin, role=role, request=request)
+
+
+def pin_approve(*, employee_number: str, pin: str, role: str, request=None) -> Approval:
+    """`pin_verify` with `role`, the approval's audit entry left to the caller: write
+    `Approval.entry` (casino.audit.audit_many) in the transaction of what is approved. A
+    refusal is committed and raised as by pin_verify. Call it before that transaction."""
+    return _verify(employee_number=employee_number, pin=pin, role=role, request=request, entry=[])
+
+
+def _verify(*, employee_number, pin, role, request, entry: list | None = None):
+    """pin_verify; with `entry` (a list), pin_approve."""
     origin = None
     if role is not None:
         origin = request if request is not None else current_origin()
@@ -84,12 +116,17 @@ def pin_verify(*, employee_number: str, pin: str, role: str | None = None, reque
     # The slow hash runs before the row is locked, so that one supervisor's approvals at
     # several tables do not queue behind each other's hashing; and every path hashes once, so
     # an unknown or a locked number takes as long to answer as a wrong PIN.
-    stored = active.values_list("pin_hash", flat=True).first()
+    found = active_staff_with_roles(number) if usable else None
+    stored = found.pin_hash if found is not None else ""
     if stored:
         checked = pin_check(pin, stored)
     else:
         pin_hash(pin)
         checked = None
+    if entry is not None and _clean_approval(found, checked, role):
+        # Nothing of the record changes (the lock below is for the count of wrong tries): the
+        # caller writes the approval's entry, with what it approves.
+        return Approval(found, _approval_entry(found, str(role)))
     with transaction.atomic():
         # NO KEY: a transaction that holds the audit chain and inserts a row naming this
         # person (an audit entry's actor, a round event's supervisor) must not wait for this
@@ -162,18 +199,32 @@ def pin_verify(*, employee_number: str, pin: str, role: str | None = None, reque
                         % {"name": staff}
                     )
                 elif role is not None:
-                    audit(
-                        actor=staff,
-                        code="casino.pin.approved",
-                        subject=staff,
-                        data={"role": str(role)},
-                    )
+                    approval = _approval_entry(staff, str(role))
+                    if entry is None:
+                        audit(**approval)
+                    else:
+                        entry.append(approval)  # written by the caller (pin_approve)
             staff.save(update_fields=updated)
     if failure is not None:
         if role is not None and isinstance(failure, (PinRejected, PinLocked)):
             throttle_failure(origin, approval=True)  # a guess that missed (not a role refusal)
         raise failure
-    return staff
+    return staff if entry is None else Approval(staff, entry[0])
+
+
+def _clean_approval(staff: Staff | None, checked, role) -> bool:
+    """A right PIN, as stored now, of someone holding `role` who may approve, with no wrong try
+    to forget and no lock (even expired) to clear."""
+    return (
+        staff is not None
+        and checked is not None
+        and checked.matches
+        and not checked.outdated
+        and staff.failed_pin_attempts == 0
+        and staff.pin_locked_until is None
+        and not staff.pin_is_temporary
+        and has_role(staff, role)
+    )
 
 
 def _lock_if_too_many(staff: Staff, now: dt.datetime, *, method: str) -> bool:

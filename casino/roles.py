@@ -62,6 +62,16 @@ def staff_with_roles(staff_id):
     """The staff member and their roles in one query (a row per role), for the sign-in of
     every request: each round trip to the database counts in a dealer's tap. None when there
     is no such person."""
+    return _staff_with_roles("s.id = %s", [staff_id])
+
+
+def active_staff_with_roles(employee_number: str):
+    """The active staff member with this employee number and their roles, in one query (for
+    a PIN's check: casino.pins). None when there is none."""
+    return _staff_with_roles("s.employee_number = %s AND s.is_active", [employee_number])
+
+
+def _staff_with_roles(where: str, params: list):
     from casino.models import Staff
 
     sql = (
@@ -69,7 +79,7 @@ def staff_with_roles(staff_id):
         " LEFT JOIN {memberships} m ON m.staff_id = s.id"
         " LEFT JOIN {group} g ON g.id = m.group_id"
     ).format(**_tables())
-    rows = list(Staff._default_manager.raw(sql + " WHERE s.id = %s", [staff_id]))
+    rows = list(Staff._default_manager.raw(f"{sql} WHERE {where}", params))
     if not rows:
         return None
     staff = rows[0]

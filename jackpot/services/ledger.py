@@ -4,6 +4,7 @@ import logging
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -208,12 +209,17 @@ def _undo_carry(delta_cents: int, carry_delta: int, carry_now: int) -> tuple[int
     return delta_cents + whole, carry_after - carry_now
 
 
-def bank_reverse(*, bank_id: int, reference: str, actor, reason: str = "") -> MeterEntry:
+def bank_reverse(
+    *, bank_id: int, reference: str, actor, reason: str = "", audit_into: list | None = None
+) -> MeterEntry:
     """A void round takes its contribution back with a compensating entry (never an edit).
 
     Meter, overflow, reserve and the sub-cent carries move back by exactly what the
     contribution added; reversing the latest contribution restores the bank to the very state
     it had before it. Allowed on a closed bank: the void must still be recorded.
+
+    `audit_into`: a list to which the reversal's audit entry is added instead of written, for
+    a caller that writes it with its own (casino.audit.audit_many) in the same transaction.
     """
     # Taking money back out of the meter is a supervisor's decision (the void's approver),
     # never the dealer's own: otherwise any dealer could reverse any round's contribution.
@@ -227,6 +233,7 @@ def bank_reverse(*, bank_id: int, reference: str, actor, reason: str = "") -> Me
             MeterEntry.objects.filter(
                 bank=bank, kind=MeterEntry.Kind.CONTRIBUTION, reference=reference
             )
+            .annotate(already_reversed=Exists(MeterEntry.objects.filter(reverses=OuterRef("pk"))))
             .order_by()
             .first()
             if reference
@@ -237,7 +244,7 @@ def bank_reverse(*, bank_id: int, reference: str, actor, reason: str = "") -> Me
                 _("no contribution of round %(ref)s on %(bank)s to reverse")
                 % {"ref": reference, "bank": bank.name}
             )
-        if MeterEntry.objects.filter(reverses=original).exists():
+        if original.already_reversed:
             raise AlreadyReversed(
                 _("the contribution of round %(ref)s was already reversed") % {"ref": reference}
             )
@@ -271,8 +278,9 @@ def bank_reverse(*, bank_id: int, reference: str, actor, reason: str = "") -> Me
         # A round voided after a hit paid out its contribution would leave the meter below the
         # reset amount (Fla 75-14.034: never below it): a recorded reseed tops it up again.
         topped_up = reset_to_seed(bank, when=when, actor=actor, reference=reference)
-        save_totals(bank)
-        audit(
+        feed.announce_meter(bank, save=False)
+        save_totals(bank, "feed_seq")
+        record = dict(
             actor=actor,
             code="jackpot.contribution.reversed",
             subject=bank,
@@ -287,7 +295,10 @@ def bank_reverse(*, bank_id: int, reference: str, actor, reason: str = "") -> Me
                 "reseeded_cents": topped_up.meter_delta_cents if topped_up else 0,
             },
         )
-        feed.announce_meter(bank)
+        if audit_into is None:
+            audit(**record)
+        else:
+            audit_into.append(record)
     return entry
 
 

@@ -230,8 +230,8 @@ def post_locked(bank: Bank) -> dict[int, MeterEntry]:
     audit_many(audits)
     ids = [row[0] for row in rows]
     _link(ids, [entry.pk for entry in entries])
-    save_totals(bank)
-    feed.announce_meter(bank)
+    feed.announce_meter(bank, save=False)
+    save_totals(bank, "feed_seq")
     return dict(zip(ids, entries, strict=True))
 
 

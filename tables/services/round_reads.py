@@ -12,7 +12,7 @@ import json
 from django.db import connection
 
 from casino.models import Staff
-from tables.models import DealerAssignment, IdempotentWrite, Round, RoundEvent
+from tables.models import DealerAssignment, IdempotentWrite, Round, RoundEvent, Table
 
 # An id the database can hold (BigAutoField): a larger one names no round, it is not an error.
 MAX_ID = 2**63 - 1
@@ -31,6 +31,7 @@ def _sql(text: str) -> str:
         event=RoundEvent._meta.db_table,
         kept=IdempotentWrite._meta.db_table,
         staff=Staff._meta.db_table,
+        table=Table._meta.db_table,
     )
 
 
@@ -40,27 +41,32 @@ def _sql(text: str) -> str:
 _ROUND_LOCKED = _sql(
     """
     SELECT r.*, d.username AS dealer_username, d.first_name AS dealer_first_name,
-        d.last_name AS dealer_last_name, d.is_active AS dealer_is_active, (
+        d.last_name AS dealer_last_name, d.is_active AS dealer_is_active,
+        t.name AS table_name, t.min_bet_cents AS table_min_bet_cents,
+        t.max_bet_cents AS table_max_bet_cents, t.trips_min_cents AS table_trips_min_cents,
+        t.trips_max_cents AS table_trips_max_cents, (
         SELECT a.dealer_id FROM {assignment} a
         WHERE a.table_id = r.table_id AND a.starts_at <= %s
           AND (a.ends_at IS NULL OR a.ends_at > %s)
         ORDER BY a.starts_at DESC LIMIT 1
     ) AS dealing_id
-    FROM {round} r JOIN {staff} d ON d.id = r.dealer_id WHERE r.id = %s
+    FROM {round} r JOIN {staff} d ON d.id = r.dealer_id JOIN {table} t ON t.id = r.table_id
+    WHERE r.id = %s
     """
 )
 
 
-def round_locked(round_id, *, at) -> Round | None:
+def round_locked(round_id, *, at, lock: bool = True) -> Round | None:
     """The round, its row locked until the transaction ends (FOR NO KEY UPDATE: see
     tables.services._base), with `dealing_id`: who deals its table at `at` (None: nobody).
-    Its table is read when first used. None when there is no such round."""
+    None when there is no such round. `lock=False`: the same, read without the lock (before
+    an approval's PIN is checked)."""
     if isinstance(round_id, str) and round_id.isascii() and round_id.isdigit():
         round_id = int(round_id)
     if isinstance(round_id, bool) or not isinstance(round_id, int) or not 0 < round_id <= MAX_ID:
         return None
     sql = _ROUND_LOCKED
-    if connection.features.has_select_for_update:
+    if lock and connection.features.has_select_for_update:
         sql += " FOR NO KEY UPDATE OF r" if connection.vendor == "postgresql" else " FOR UPDATE"
     at = connection.ops.adapt_datetimefield_value(at)  # as the ORM would send it
     found = list(Round.objects.raw(sql, [at, at, round_id]))
@@ -81,7 +87,25 @@ def round_locked(round_id, *, at) -> Round | None:
         ],
     )
     Round.dealer.field.set_cached_value(round_, dealer)
+    # Its table's name and limits, which a step checks or names; the rest when first used.
+    table = Table.from_db(
+        connection.alias,
+        TABLE_FIELDS,
+        [round_.table_id, *(getattr(round_, f"table_{name}") for name in TABLE_FIELDS[1:])],
+    )
+    Round.table.field.set_cached_value(round_, table)
     return round_
+
+
+# In the order of the model's fields (Model.from_db).
+TABLE_FIELDS = [
+    "id",
+    "name",
+    "min_bet_cents",
+    "max_bet_cents",
+    "trips_min_cents",
+    "trips_max_cents",
+]
 
 
 _EVENTS = _sql("SELECT data, hash FROM {event} WHERE round_id = %s ORDER BY seq")

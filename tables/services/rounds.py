@@ -22,13 +22,13 @@ from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from casino.audit import audit
+from casino.audit import audit, audit_many
 from casino.clock import stamp
 from casino.duties import require_independent
 from casino.errors import TwoPeopleRequired
 from casino.live import after_commit
 from casino.models import Staff
-from casino.pins import pin_verify
+from casino.pins import Approval, pin_approve
 from casino.roles import Role, has_role
 from jackpot import services as jackpot
 from jackpot.errors import BankClosed
@@ -162,29 +162,32 @@ def _require_table_dealer(staff: Staff, table: Table, dealing: Staff | None) -> 
 
 
 def _require_round_dealer(staff: Staff, round_: Round) -> None:
-    """The same for a round read by `_round_for_update`, which knows who deals it now."""
+    """The same for a round read by `_round_for_update` (or `_round_probe`), which knows who
+    deals it now."""
     if round_.dealing_id is None or round_.dealing_id != staff.pk:
         raise _not_the_dealer(round_.table)  # the table read only to name it
 
 
-def _approver(
-    credentials, *, round_: Round, actor: Staff, action: str, dealing: Staff | None
-) -> Staff:
+def _approver(credentials, *, round_: Round, actor: Staff, action: str) -> Approval:
     """The supervisor whose PIN came with the request: never the round's dealer, never the
     person at the tablet who asks, nor anyone not independent of them (casino.duties).
-    `dealing`: who deals the round's table now (current_dealer)."""
+    `round_`: as `_round_probe` reads it, with who deals its table now. The approval's audit
+    entry (`Approval.entry`) is the caller's to write, with its own."""
     if not isinstance(credentials, dict) or not credentials.get("employee_number"):
         raise RoundRefused(
             _("A supervisor's employee number and PIN are needed for this."),
             code="supervisor_required",
             field="supervisor",
         )
-    supervisor = pin_verify(
+    approval = pin_approve(
         employee_number=str(credentials.get("employee_number", "")),
         pin=str(credentials.get("pin", "")),
         role=Role.SUPERVISOR,
     )
-    askers = {p.pk: p for p in (round_.dealer, dealing) if p is not None}
+    supervisor = approval.staff
+    askers = {round_.dealer_id: round_.dealer}
+    if round_.dealing_id is not None and round_.dealing_id not in askers:
+        askers[round_.dealing_id] = Staff.objects.get(pk=round_.dealing_id)  # a new dealer
     if not has_role(actor, Role.SUPERVISOR):
         askers[actor.pk] = actor  # the dealer at the tablet asks; someone else approves
     for asker in askers.values():
@@ -201,18 +204,19 @@ def _approver(
                     field="supervisor",
                 ) from exc
             raise RoundRefused(exc.message, code=exc.code, field="supervisor") from exc
-    return supervisor
+    return approval
 
 
 # --- the round and its replay --------------------------------------------------------------
 
 
-def _round(round_id) -> Round:
-    """The round, unlocked (`_round_for_update` locks it); NotFound when there is none."""
-    try:
-        return Round.objects.select_related("table", "dealer").get(pk=round_id)
-    except (Round.DoesNotExist, ValueError, TypeError):
-        raise NotFound(_("There is no round #%(id)s.") % {"id": round_id}) from None
+def _round_probe(round_id) -> Round:
+    """The round unlocked, with `dealing_id` as `_round_for_update` gives it, for the checks
+    made before an approval's transaction."""
+    round_ = round_reads.round_locked(round_id, at=timezone.now(), lock=False)
+    if round_ is None:
+        raise NotFound(_("There is no round #%(id)s.") % {"id": round_id})
+    return round_
 
 
 def _round_for_update(round_id) -> Round:
@@ -643,16 +647,13 @@ def round_void(
     if (again := _remembered(scope, key, request)) is not None:
         return again
     require_role(actor, Role.DEALER, Role.SUPERVISOR)
-    probe = _round(round_id)
-    dealing = current_dealer(probe.table)  # read once, for both checks
+    probe = _round_probe(round_id)
     if not has_role(actor, Role.SUPERVISOR):
-        _require_table_dealer(actor, probe.table, dealing)
-    approver = _approver(
-        supervisor, round_=probe, actor=actor, action="tables.round.void", dealing=dealing
-    )
+        _require_round_dealer(actor, probe)
+    approval = _approver(supervisor, round_=probe, actor=actor, action="tables.round.void")
+    approver = approval.staff
     with transaction.atomic():
         round_ = _round_for_update(round_id)
-        round_.table = probe.table  # as read a moment ago: only its name is used below
         if (again := _remembered(scope, key, request)) is not None:
             return again
         _check_seq(round_, expected_seq)
@@ -660,8 +661,10 @@ def round_void(
         event = event_from_json({"kind": kind})
         state = _apply(before, event)
         at = timezone.now()
+        # One batch for the chain, in this order: the PIN's approval, the reversal, the void.
+        entries = [approval.entry]
         if approved:
-            bank = _reverse_contributions(round_, before, approver=approver)
+            bank = _reverse_contributions(round_, before, approver=approver, audit_into=entries)
             round_.settlement = settle(
                 settlement_input(state, meter=_meter(bank)), rules_of(round_)
             ).to_json()
@@ -678,16 +681,19 @@ def round_void(
             request=request,
             supervisor=approver,
         )
-        audit(
-            actor=approver,
-            code=f"tables.round.{kind}",
-            subject=round_,
-            data={
-                "reason": before.pending_void.value if before.pending_void else None,
-                "asked_by": actor.pk,
-                "seq": round_.seq,
-            },
+        entries.append(
+            {
+                "actor": approver,
+                "code": f"tables.round.{kind}",
+                "subject": round_,
+                "data": {
+                    "reason": before.pending_void.value if before.pending_void else None,
+                    "asked_by": actor.pk,
+                    "seq": round_.seq,
+                },
+            }
         )
+        audit_many(entries)
         live.announce_round(written.body)
         after_commit(
             lambda: events.void_decided.send(sender=Round, round_id=round_.pk, approved=approved)
@@ -695,8 +701,11 @@ def round_void(
     return written
 
 
-def _reverse_contributions(round_: Round, state: RoundState, *, approver: Staff) -> Bank | None:
-    """A void takes back what the round gave the progressive (a compensating ledger line)."""
+def _reverse_contributions(
+    round_: Round, state: RoundState, *, approver: Staff, audit_into: list
+) -> Bank | None:
+    """A void takes back what the round gave the progressive (a compensating ledger line);
+    its audit entry is added to `audit_into`, for the caller's batch."""
     if not any(s.progressive for s in state.seats):
         return None
     if state.stage is not Stage.BETTING:  # the wagers reached the bank when bets locked
@@ -705,6 +714,7 @@ def _reverse_contributions(round_: Round, state: RoundState, *, approver: Staff)
             reference=round_reference(round_.pk),
             actor=approver,
             reason=f"void of {round_}",
+            audit_into=audit_into,
         )
         return reversal.bank  # locked by the reversal until commit, its totals as it left them
     return Bank.objects.get(pk=round_.bank_id)
@@ -754,14 +764,10 @@ def round_correct(
             code="bad_input",
             field="round",
         )
-    probe = _round(round_id)
-    approver = _approver(
-        supervisor,
-        round_=probe,
-        actor=actor,
-        action="tables.round.correct",
-        dealing=current_dealer(probe.table),
+    approval = _approver(
+        supervisor, round_=_round_probe(round_id), actor=actor, action="tables.round.correct"
     )
+    approver = approval.staff
     with transaction.atomic():
         round_ = _round_for_update(round_id)
         if (again := _remembered(scope, key, request)) is not None:
@@ -801,17 +807,18 @@ def round_correct(
         )
         _write_lines(round_, output, {}, at=at, correction=correction, rows=rows)
         written = _remember(scope, key, request, Written(200, round_snapshot(round_)), actor)
-        audit(
-            actor=approver,
-            code="tables.round.corrected",
-            subject=round_,
-            data={
+        corrected_entry = {
+            "actor": approver,
+            "code": "tables.round.corrected",
+            "subject": round_,
+            "data": {
                 "correction": number,
                 "reason": reason.strip(),
                 "asked_by": actor.pk,
                 "lines": [[seat, bet, net] for (seat, bet), (_s, net) in rows.items()],
             },
-        )
+        }
+        audit_many([approval.entry, corrected_entry])
         live.announce_round(written.body)
         after_commit(
             lambda: events.round_corrected.send(

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from casino.errors import PinLocked, PinRejected, RoleRequired
 from casino.models import AuditEntry, Staff
-from casino.pins import pin_verify, staff_pin_unlock
+from casino.pins import pin_approve, pin_verify, staff_pin_unlock
 from casino.roles import Role
 from casino.staffing import staff_secrets_change, staff_temporary_pin_set
 
@@ -111,6 +111,59 @@ def test_a_supervisor_approval_needs_the_supervisor_role(dealer, supervisor):
     assert codes() == ["casino.pin.role_refused", "casino.pin.approved"]
     dealer.refresh_from_db()
     assert dealer.failed_pin_attempts == 0  # the PIN was right; only the role was wrong
+
+
+def test_an_approval_leaves_its_audit_entry_to_the_caller(supervisor):
+    from django.db import transaction
+
+    from casino.audit import audit_many
+
+    approval = pin_approve(
+        employee_number=supervisor.employee_number, pin="1234", role=Role.SUPERVISOR
+    )
+    assert approval.staff == supervisor and codes() == []  # nothing written by the check
+    with transaction.atomic():
+        (entry,) = audit_many([approval.entry])
+    assert (entry.code, entry.actor_id, entry.subject_id) == (
+        "casino.pin.approved",
+        supervisor.pk,
+        str(supervisor.pk),
+    )
+    assert entry.data == {"role": "supervisor"}
+
+
+def test_an_approval_after_a_wrong_pin_clears_the_count_and_leaves_its_entry_to_the_caller(
+    supervisor,
+):
+    with pytest.raises(PinRejected):
+        pin_approve(employee_number=supervisor.employee_number, pin="0000", role=Role.SUPERVISOR)
+    approval = pin_approve(
+        employee_number=supervisor.employee_number, pin="1234", role=Role.SUPERVISOR
+    )
+    supervisor.refresh_from_db()
+    assert supervisor.failed_pin_attempts == 0
+    assert codes() == ["casino.pin.rejected"]
+    assert approval.entry["code"] == "casino.pin.approved"
+
+
+@pytest.mark.parametrize("how", ["wrong_pin", "locked", "not_a_supervisor", "temporary"])
+def test_an_approval_refused_is_audited_at_once_as_by_pin_verify(dealer, supervisor, how):
+    from casino.errors import SecretChangeRequired
+
+    who, pin, error = supervisor, "0000", PinRejected
+    if how == "locked":
+        wrong_pin_three_times(supervisor)
+        pin, error = "1234", PinLocked
+    elif how == "not_a_supervisor":
+        who, pin, error = dealer, "1234", RoleRequired
+    elif how == "temporary":
+        Staff.objects.filter(pk=supervisor.pk).update(pin_is_temporary=True)
+        pin, error = "1234", SecretChangeRequired
+    before = len(codes())
+    with pytest.raises(error):
+        pin_approve(employee_number=who.employee_number, pin=pin, role=Role.SUPERVISOR)
+    assert len(codes()) == before + 1  # the refusal, committed before the error
+    assert "casino.pin.approved" not in codes()
 
 
 def test_a_locked_supervisor_cannot_approve(supervisor):

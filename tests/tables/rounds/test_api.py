@@ -303,7 +303,7 @@ def test_every_round_endpoint_stays_within_its_query_budget(
 # audited step also reads the property's clock here (2 each time), which a server has cached.
 POSTGRES_STATEMENTS = {
     "open": 18,
-    "wagers_placed": 9,  # + the table, for its limits
+    "wagers_placed": 8,  # the table's limits come with the round
     "step": 8,
     "bets_locked": 13,  # + the audit entry: the chain's lock, its head and the entry
     "settlement": 16,
@@ -361,3 +361,44 @@ def test_the_settlement_preview_before_showdown_is_refused_in_the_engines_words(
     tablet.open(table.pk)
     answer = tablet.get(f"/api/rounds/{tablet.round['id']}/settlement")
     assert answer.status_code == 400 and answer.json()["error"]["code"] == "not_ready"
+
+
+# A void's approval after the bets locked: the PIN (the staff member, roles and hash in one
+# read; a right PIN of a clean record writes nothing of its own), the independence of the
+# supervisor from the dealer, the round as every step reads it, the progressive's reversal,
+# the step, and ONE batch of audit entries (the PIN's approval, the reversal, the void): 46
+# here before (the PIN in a transaction of its own, three batches). As above, the count
+# includes the request's session and staff member (2), the test's savepoint (2) and the
+# clock's reads twice (4), which a server has cached: 22 statements there.
+VOID_APPROVAL_STATEMENTS = 28
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_void_approval_makes_the_statements_the_benchmark_counts(
+    table, dealer, supervisor
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from casino.models import AuditEntry
+
+    tablet = Tablet(dealer)
+    tablet.open(table.pk)
+    tablet.send(
+        {"kind": "wagers_placed", "seat": 1, "ante": 1000, "blind": 1000, "progressive": 100}
+    )
+    tablet.send({"kind": "bets_locked"})
+    tablet.send({"kind": "irregularity_declared", "irregularity": "preflop_card_exposed"})
+    top = AuditEntry.objects.order_by("position").last().position
+    credentials = {"employee_number": supervisor.employee_number, "pin": SUPERVISOR_PIN}
+    with CaptureQueriesContext(connection) as queries:
+        tablet.send({"kind": "void_approved"}, supervisor=credentials)
+    statements = [q["sql"] for q in queries.captured_queries]
+    assert len(statements) <= VOID_APPROVAL_STATEMENTS, "\n".join(statements)
+    assert sum("pg_advisory_xact_lock" in sql for sql in statements) == 1  # one batch
+    written = AuditEntry.objects.filter(position__gt=top).order_by("position")
+    assert [(e.code, e.actor_id) for e in written] == [
+        ("casino.pin.approved", supervisor.pk),
+        ("jackpot.contribution.reversed", supervisor.pk),
+        ("tables.round.void_approved", supervisor.pk),
+    ]

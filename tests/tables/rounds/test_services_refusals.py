@@ -373,6 +373,17 @@ def test_every_kind_of_write_checks_expected_seq(felt, supervisor):
     stale("settlement_confirmed")
 
 
+def test_a_stale_approval_with_the_right_pin_writes_nothing_not_even_the_pins_approval(
+    felt, supervisor
+):
+    """The PIN's approval is audited with what it approves, in the same transaction."""
+    deal_to(felt, "preflop", seats=(1,))
+    felt.step("irregularity_declared", irregularity="preflop_card_exposed")
+    for kind in ("void_approved", "void_refused"):
+        with nothing_changes(), pytest.raises(StaleRound):
+            write(felt, kind, key="late", expected_seq=felt.seq - 1, supervisor=pin_of(supervisor))
+
+
 def test_expected_seq_is_a_whole_number(felt):
     deal_to(felt, "betting", seats=(1,))
     for expected_seq in ("1", None, True, -1, 1.0):
