@@ -52,6 +52,8 @@ def hit_record(
     amount_cents: int,
     actor,
     reference: str = "",
+    audit_into: list | None = None,
+    reseed: bool = True,
 ) -> Hit:
     """A progressive hand won `amount_cents` from the meter.
 
@@ -61,6 +63,14 @@ def hit_record(
     it stood at their own turn. A top-level hit (100 %) empties the meter; any hit that leaves
     it below the reset amount reseeds it from the reserve. After a top-level hit, an approved
     parameter change applies, before the reseed, so the new cycle starts on the new reset.
+
+    `audit_into`: a list to which the hit's audit entry is added instead of written, for a
+    caller that writes it with its own (casino.audit.audit_many) in the same transaction.
+
+    `reseed=False`: the caller records, in the same transaction, another hit of the same round
+    next, paid from the meter as this one leaves it (spec/settle.md: seat by seat, "each from
+    the meter as it then stands"), and reseeds with the last one. A 100 % hit always reseeds,
+    as the engine resets the meter after it.
     """
     require_role(actor, Role.DEALER, Role.SUPERVISOR)
     bank_id_checked(bank_id)
@@ -137,11 +147,12 @@ def hit_record(
         change = None
         if tier["percent"] == 100:
             change = apply_pending_change(bank, actor=actor, hit=hit)
-        reset = reset_to_seed(bank, when=when, actor=actor, hit=hit, reference=reference)
-        save_totals(bank)
+        reset = None
+        if reseed or tier["percent"] == 100:
+            reset = reset_to_seed(bank, when=when, actor=actor, hit=hit, reference=reference)
         hit.meter_after_cents = bank.meter_cents
         hit.save(update_fields=["meter_after_cents"])
-        audit(
+        record = dict(
             actor=actor,
             code="jackpot.hit.recorded",
             subject=hit,
@@ -159,12 +170,17 @@ def hit_record(
                 "parameter_change": change.pk if change else None,
             },
         )
+        if audit_into is None:
+            audit(**record)
+        else:
+            audit_into.append(record)
         after_commit(lambda: events.hit_recorded.send(sender=Hit, hit_id=hit.pk))
         hit.bank = bank  # the locked instance: the feed takes its next seq from it
-        feed.announce_hit(hit)
-        feed.announce_meter(bank)
+        feed.announce_hit(hit, save=False)
+        feed.announce_meter(bank, save=False)
         if change is not None:
-            feed.announce_status(bank)
+            feed.announce_status(bank, save=False)
+        save_totals(bank, "feed_seq")  # with the feed's seqs: one UPDATE
     return hit
 
 

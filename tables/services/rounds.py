@@ -542,7 +542,8 @@ def round_settle(*, round_id: int, dealer: Staff, key: str, expected_seq) -> Wri
         settlement = settle(settlement_input(state, meter=_meter(bank)), rules)
         output = settlement.to_json()
         at = timezone.now()
-        hits = _record_hits(round_, output, dealer=dealer)
+        entries: list[dict] = []  # one batch for the chain: each hit, then the settlement
+        hits = _record_hits(round_, output, dealer=dealer, audit_into=entries)
         _write_lines(round_, output, hits, at=at)
         round_.settlement = output
         round_.settlement_input = settlement_input_json(before, meter=_meter(bank))
@@ -558,26 +559,33 @@ def round_settle(*, round_id: int, dealer: Staff, key: str, expected_seq) -> Wri
             request=request,
             just_settled=True,
         )
-        audit(
-            actor=dealer,
-            code="tables.round.settled",
-            subject=round_,
-            data={
-                "nets": {str(s["seat"]): s["net"] for s in output["seats"]},
-                "hits": [h["hit"] for h in output["progressive"]["hits"]],
-                "meter_before_cents": output["progressive"]["meter_before_cents"],
-            },
+        entries.append(
+            {
+                "actor": dealer,
+                "code": "tables.round.settled",
+                "subject": round_,
+                "data": {
+                    "nets": {str(s["seat"]): s["net"] for s in output["seats"]},
+                    "hits": [h["hit"] for h in output["progressive"]["hits"]],
+                    "meter_before_cents": output["progressive"]["meter_before_cents"],
+                },
+            }
         )
+        audit_many(entries)
         live.announce_round(written.body)
         after_commit(lambda: events.round_settled.send(sender=Round, round_id=round_.pk))
     return written
 
 
-def _record_hits(round_: Round, output: dict, *, dealer: Staff) -> dict[int, object]:
+def _record_hits(
+    round_: Round, output: dict, *, dealer: Staff, audit_into: list
+) -> dict[int, object]:
     """Each percentage-tier payout becomes a Hit, in the engine's seat order, each from the
-    meter as it then stands. Returns {seat: Hit}."""
+    meter as it then stands; their audit entries are added to `audit_into`. Returns
+    {seat: Hit}."""
     hits = {}
-    for paid in output["progressive"]["hits"]:
+    paying = output["progressive"]["hits"]
+    for number, paid in enumerate(paying, start=1):
         hit = jackpot.hit_record(
             bank_id=round_.bank_id,
             table_label=round_.table.name,
@@ -586,6 +594,8 @@ def _record_hits(round_: Round, output: dict, *, dealer: Staff) -> dict[int, obj
             amount_cents=paid["amount_cents"],
             actor=dealer,
             reference=round_reference(round_.pk),
+            audit_into=audit_into,
+            reseed=number == len(paying),  # the engine pays the next from the meter as it is
         )
         paid["hit"], paid["state"] = hit.pk, hit.state
         hits[paid["seat"]] = hit

@@ -73,6 +73,41 @@ def test_a_lower_tier_that_drops_the_meter_below_the_reset_is_topped_up(bank, de
     assert bank.meter_cents == 10_000
 
 
+def test_hits_of_one_round_are_paid_from_the_meter_as_it_stands_and_reseeded_after_the_last(
+    bank, dealer
+):
+    """As the engine pays them (spec/settle.md: seat by seat, each from the meter as it then
+    stands): a reseed between two straight flushes of one round would pay the second from
+    the reset amount, an amount the engine's settlement does not have."""
+    contribute(bank, dealer, ref="a", wagers=3)  # meter 10,060
+    with transaction.atomic():
+        locked = services.bank_lock_and_post(bank.pk)
+        first = services.hit_record(
+            bank_id=bank.pk,
+            table_label="UTH-1",
+            seat=2,
+            level="straight_flush",
+            amount_cents=level_amount(locked, "straight_flush"),
+            actor=dealer,
+            reference="round-9",
+            reseed=False,
+        )
+        assert (first.amount_cents, first.meter_after_cents) == (1_006, 9_054)  # below 10,000
+        second = services.hit_record(
+            bank_id=bank.pk,
+            table_label="UTH-1",
+            seat=5,
+            level="straight_flush",
+            amount_cents=905,  # 10 % of 9,054, rounded down
+            actor=dealer,
+            reference="round-9",
+        )
+    bank.refresh_from_db()
+    assert second.meter_before_cents == 9_054 and bank.meter_cents == 10_000
+    reseeds = bank.entries.filter(kind=MeterEntry.Kind.RESET, hit__isnull=False)
+    assert [e.hit_id for e in reseeds] == [second.pk]
+
+
 def test_two_tables_hitting_at_once_are_each_paid_from_the_meter_at_their_turn(
     bank, dealer, other_dealer
 ):

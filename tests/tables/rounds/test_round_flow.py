@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from jackpot.models import Bank, Hit
+from jackpot.models import Bank, Hit, MeterEntry
 from tables.models import Round, RoundEvent, SettlementLine
 from tables.services.rounds import state_of
 
@@ -77,3 +77,44 @@ def test_the_export_settles_again_through_the_cli(felt, progressive):
     assert again == done["settlement"]
     bank = Bank.objects.get(pk=progressive.pk)
     assert bank.meter_cents == bank.reset_cents
+
+
+def test_a_confirmation_with_hits_audits_each_hit_then_the_settlement_in_one_batch(
+    felt, progressive
+):
+    from casino.models import AuditEntry
+
+    felt.open()
+    felt.wagers(1, ante=1000, progressive=100)
+    felt.wagers(2, ante=1000, progressive=100)
+    # Both seats make a straight flush with the flop (the 10 % tier).
+    felt.play_to_showdown(
+        {1: ["9h", "8h"], 2: ["4h", "3h"]},
+        board=["7h", "6h", "5h", "Kc", "2d"],
+        dealer_cards=["Qc", "Qd"],
+    )
+    top = AuditEntry.objects.order_by("position").last().position
+    done = felt.step("settlement_confirmed")
+    hits = [h["hit"] for h in done["settlement"]["progressive"]["hits"]]
+    assert len(hits) == 2
+    written = list(AuditEntry.objects.filter(position__gt=top).order_by("position"))
+    assert [(e.code, e.subject_id) for e in written] == [
+        ("jackpot.hit.recorded", str(hits[0])),
+        ("jackpot.hit.recorded", str(hits[1])),
+        ("tables.round.settled", str(done["id"])),
+    ]
+    assert len({e.created_at for e in written}) == 1  # one INSERT, one instant
+    assert written[2].data["hits"] == hits
+    # Seat 2 is paid from the meter as seat 1's hit left it, below the reset amount (as the
+    # engine pays it: spec/settle.md); the meter is reseeded once, after the round's last hit.
+    first, second = (Hit.objects.get(pk=h) for h in hits)
+    assert (first.order, second.order) == (1, 2)
+    assert second.meter_before_cents == first.meter_before_cents - first.amount_cents
+    assert second.amount_cents == second.meter_before_cents // 10
+    bank = Bank.objects.get(pk=progressive.pk)
+    assert first.meter_before_cents - first.amount_cents < bank.reset_cents
+    assert bank.meter_cents == bank.reset_cents
+    reseeds = MeterEntry.objects.filter(
+        bank=bank, kind=MeterEntry.Kind.RESET, reference=f"round-{done['id']}"
+    )
+    assert [entry.hit_id for entry in reseeds] == [second.pk]
