@@ -368,8 +368,8 @@ def test_the_settlement_preview_before_showdown_is_refused_in_the_engines_words(
 # supervisor from the dealer, the round as every step reads it, the progressive's reversal,
 # the step, and ONE batch of audit entries (the PIN's approval, the reversal, the void): 46
 # here before (the PIN in a transaction of its own, three batches). As above, the count
-# includes the request's session and staff member (2), the test's savepoint (2) and the
-# clock's reads twice (4), which a server has cached: 22 statements there.
+# includes the request's session and staff member (2); it also includes the test's savepoint
+# (2) and the clock's reads, twice (4), which a server does not make: 22 statements there.
 VOID_APPROVAL_STATEMENTS = 28
 
 
