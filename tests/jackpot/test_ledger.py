@@ -393,3 +393,14 @@ def test_a_round_voided_after_a_hit_never_leaves_the_meter_below_the_reset(
     )
     assert bank.meter_cents == 10_000
     assert bank.reserve_cents == -15  # the hidden share was already spent: a recorded deficit
+
+
+def test_a_reversal_and_a_hit_keep_the_feed_seq_on_the_bank_row(bank, dealer, supervisor):
+    """The seq is saved with the bank's totals (one UPDATE): a seq taken but not saved would
+    be given again to the next message, and a display would drop that message as seen."""
+    contribute(bank, dealer, ref="a")
+    before = Bank.objects.get(pk=bank.pk).feed_seq
+    services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor)
+    assert Bank.objects.get(pk=bank.pk).feed_seq == before + 1  # the meter's message
+    hit(bank, dealer)
+    assert Bank.objects.get(pk=bank.pk).feed_seq == before + 3  # the hit's and the meter's
