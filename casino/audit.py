@@ -197,6 +197,16 @@ def audit(*, actor, code: str, subject=None, data: dict | None = None) -> AuditE
     return audit_many([{"actor": actor, "code": code, "subject": subject, "data": data}])[0]
 
 
+def audit_or_batch(batch: list | None, **entry) -> None:
+    """`audit(**entry)` now, or, given `batch` (a list), add the entry to it for the caller to
+    write with its own entries (audit_many) in the same transaction: one lock of the chain and
+    one read of its head for them all."""
+    if batch is None:
+        audit(**entry)
+    else:
+        batch.append(entry)
+
+
 class ChainBreak:
     """The first entry of the chain that does not hold, and why."""
 

@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino import events
-from casino.audit import audit
+from casino.audit import audit, audit_or_batch
 from casino.errors import (
     CasinoError,
     NotFound,
@@ -199,11 +199,8 @@ def _verify(*, employee_number, pin, role, request, entry: list | None = None):
                         % {"name": staff}
                     )
                 elif role is not None:
-                    approval = _approval_entry(staff, str(role))
-                    if entry is None:
-                        audit(**approval)
-                    else:
-                        entry.append(approval)  # written by the caller (pin_approve)
+                    # pin_approve: written by the caller, with what is approved
+                    audit_or_batch(entry, **_approval_entry(staff, str(role)))
             staff.save(update_fields=updated)
     if failure is not None:
         if role is not None and isinstance(failure, (PinRejected, PinLocked)):

@@ -133,8 +133,8 @@ def _next_seq(bank: Bank, save: bool) -> int:
 
 
 # Each announce_* takes the bank's next feed seq. `save=False`: the caller, which holds the
-# bank's lock, saves `feed_seq` with the bank's totals (save_totals(bank, "feed_seq")) in
-# the same transaction: one UPDATE of the row instead of two.
+# bank's lock, saves `feed_seq` with the bank's totals (services._base.save_totals) in the
+# same transaction: one UPDATE of the row instead of two.
 
 
 def announce_meter(bank: Bank, *, save: bool = True) -> None:

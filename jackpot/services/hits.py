@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino.audit import audit
+from casino.audit import audit, audit_or_batch
 from casino.live import after_commit
 from casino.roles import Role, require_role
 from jackpot import events, feed
@@ -152,7 +152,8 @@ def hit_record(
             reset = reset_to_seed(bank, when=when, actor=actor, hit=hit, reference=reference)
         hit.meter_after_cents = bank.meter_cents
         hit.save(update_fields=["meter_after_cents"])
-        record = dict(
+        audit_or_batch(
+            audit_into,
             actor=actor,
             code="jackpot.hit.recorded",
             subject=hit,
@@ -170,17 +171,13 @@ def hit_record(
                 "parameter_change": change.pk if change else None,
             },
         )
-        if audit_into is None:
-            audit(**record)
-        else:
-            audit_into.append(record)
         after_commit(lambda: events.hit_recorded.send(sender=Hit, hit_id=hit.pk))
         hit.bank = bank  # the locked instance: the feed takes its next seq from it
         feed.announce_hit(hit, save=False)
         feed.announce_meter(bank, save=False)
         if change is not None:
             feed.announce_status(bank, save=False)
-        save_totals(bank, "feed_seq")  # with the feed's seqs: one UPDATE
+        save_totals(bank)  # with the feed's seqs: one UPDATE
     return hit
 
 

@@ -8,7 +8,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino.audit import audit
+from casino.audit import audit, audit_or_batch
 from casino.clock import stamp
 from casino.roles import Role, require_role
 from jackpot import feed
@@ -279,8 +279,9 @@ def bank_reverse(
         # reset amount (Fla 75-14.034: never below it): a recorded reseed tops it up again.
         topped_up = reset_to_seed(bank, when=when, actor=actor, reference=reference)
         feed.announce_meter(bank, save=False)
-        save_totals(bank, "feed_seq")
-        record = dict(
+        save_totals(bank)
+        audit_or_batch(
+            audit_into,
             actor=actor,
             code="jackpot.contribution.reversed",
             subject=bank,
@@ -295,10 +296,6 @@ def bank_reverse(
                 "reseeded_cents": topped_up.meter_delta_cents if topped_up else 0,
             },
         )
-        if audit_into is None:
-            audit(**record)
-        else:
-            audit_into.append(record)
     return entry
 
 
@@ -362,6 +359,7 @@ def bank_adjust(
             data=data,
             **deltas,
         )
+        feed.announce_meter(bank, save=False)
         save_totals(bank)
         audit(
             actor=approved_by,
@@ -369,5 +367,4 @@ def bank_adjust(
             subject=bank,
             data={"seq": entry.seq, **data},
         )
-        feed.announce_meter(bank)
     return entry

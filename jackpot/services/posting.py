@@ -231,7 +231,7 @@ def post_locked(bank: Bank) -> dict[int, MeterEntry]:
     ids = [row[0] for row in rows]
     _link(ids, [entry.pk for entry in entries])
     feed.announce_meter(bank, save=False)
-    save_totals(bank, "feed_seq")
+    save_totals(bank)
     return dict(zip(ids, entries, strict=True))
 
 

@@ -155,15 +155,14 @@ def _not_the_dealer(table: Table) -> NotThisDealersTable:
     )
 
 
-def _require_table_dealer(staff: Staff, table: Table, dealing: Staff | None) -> None:
-    """`dealing`: who deals `table` now (current_dealer)."""
+def _require_table_dealer(staff: Staff, table: Table) -> None:
+    dealing = current_dealer(table)
     if dealing is None or dealing.pk != staff.pk:
         raise _not_the_dealer(table)
 
 
 def _require_round_dealer(staff: Staff, round_: Round) -> None:
-    """The same for a round read by `_round_for_update` (or `_round_probe`), which knows who
-    deals it now."""
+    """The same for a round read by `_round_read`, which knows who deals it now."""
     if round_.dealing_id is None or round_.dealing_id != staff.pk:
         raise _not_the_dealer(round_.table)  # the table read only to name it
 
@@ -171,7 +170,7 @@ def _require_round_dealer(staff: Staff, round_: Round) -> None:
 def _approver(credentials, *, round_: Round, actor: Staff, action: str) -> Approval:
     """The supervisor whose PIN came with the request: never the round's dealer, never the
     person at the tablet who asks, nor anyone not independent of them (casino.duties).
-    `round_`: as `_round_probe` reads it, with who deals its table now. The approval's audit
+    `round_`: as `_round_read` reads it, with who deals its table now. The approval's audit
     entry (`Approval.entry`) is the caller's to write, with its own."""
     if not isinstance(credentials, dict) or not credentials.get("employee_number"):
         raise RoundRefused(
@@ -210,18 +209,11 @@ def _approver(credentials, *, round_: Round, actor: Staff, action: str) -> Appro
 # --- the round and its replay --------------------------------------------------------------
 
 
-def _round_probe(round_id) -> Round:
-    """The round unlocked, with `dealing_id` as `_round_for_update` gives it, for the checks
-    made before an approval's transaction."""
-    round_ = round_reads.round_locked(round_id, at=timezone.now(), lock=False)
-    if round_ is None:
-        raise NotFound(_("There is no round #%(id)s.") % {"id": round_id})
-    return round_
-
-
-def _round_for_update(round_id) -> Round:
-    """The round locked, with `dealing_id`: who deals its table now (None for nobody)."""
-    round_ = round_reads.round_locked(round_id, at=timezone.now())
+def _round_read(round_id, *, lock: bool = True) -> Round:
+    """The round locked, with `dealing_id`: who deals its table now (None for nobody).
+    `lock=False`: read without the lock, for the checks made before an approval's
+    transaction."""
+    round_ = round_reads.round_locked(round_id, at=timezone.now(), lock=lock)
     if round_ is None:
         raise NotFound(_("There is no round #%(id)s.") % {"id": round_id})
     return round_
@@ -330,7 +322,7 @@ def round_open(*, table_id: int, dealer: Staff, key: str) -> Written:
             raise NotFound(_("There is no table #%(id)s.") % {"id": table_id}) from None
         if (again := _remembered(scope, key, request)) is not None:
             return again
-        _require_table_dealer(dealer, table, current_dealer(table))
+        _require_table_dealer(dealer, table)
         if not table.is_open:
             raise IllegalTransition(
                 _("%(table)s is closed: a supervisor opens it first.") % {"table": table},
@@ -414,7 +406,7 @@ def round_event_record(
     except RulesError as exc:
         raise refusal(exc) from None
     with transaction.atomic():
-        round_ = _round_for_update(round_id)
+        round_ = _round_read(round_id)
         if (again := _remembered(scope, key, request)) is not None:
             return again
         _require_round_dealer(actor, round_)
@@ -527,7 +519,7 @@ def round_settle(*, round_id: int, dealer: Staff, key: str, expected_seq) -> Wri
     scope = f"round:{round_id}:events"
     request = {"expected_seq": expected_seq, "event": {"kind": "settlement_confirmed"}}
     with transaction.atomic():
-        round_ = _round_for_update(round_id)
+        round_ = _round_read(round_id)
         if (again := _remembered(scope, key, request)) is not None:
             return again
         _require_round_dealer(dealer, round_)
@@ -657,13 +649,13 @@ def round_void(
     if (again := _remembered(scope, key, request)) is not None:
         return again
     require_role(actor, Role.DEALER, Role.SUPERVISOR)
-    probe = _round_probe(round_id)
+    probe = _round_read(round_id, lock=False)
     if not has_role(actor, Role.SUPERVISOR):
         _require_round_dealer(actor, probe)
     approval = _approver(supervisor, round_=probe, actor=actor, action="tables.round.void")
     approver = approval.staff
     with transaction.atomic():
-        round_ = _round_for_update(round_id)
+        round_ = _round_read(round_id)
         if (again := _remembered(scope, key, request)) is not None:
             return again
         _check_seq(round_, expected_seq)
@@ -775,11 +767,14 @@ def round_correct(
             field="round",
         )
     approval = _approver(
-        supervisor, round_=_round_probe(round_id), actor=actor, action="tables.round.correct"
+        supervisor,
+        round_=_round_read(round_id, lock=False),
+        actor=actor,
+        action="tables.round.correct",
     )
     approver = approval.staff
     with transaction.atomic():
-        round_ = _round_for_update(round_id)
+        round_ = _round_read(round_id)
         if (again := _remembered(scope, key, request)) is not None:
             return again
         if round_.stage != Round.Stage.SETTLED:
