@@ -221,10 +221,10 @@ CHANNEL_LAYER_BACKEND = os.environ.get(
 )
 # The sign-in throttle's counts (casino.signin) must be shared by every worker: Redis in
 # production; the process's memory in the embedded profile (one process there).
+# casino.cache.SharedRedisCache: Django's RedisCache, with one Redis client per process
+# rather than one per request.
 if REDIS_URL:
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-    }
+    CACHES = {"default": {"BACKEND": "casino.cache.SharedRedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if REDIS_URL:
