@@ -1,12 +1,14 @@
 """The feed's messages and when they leave (spec/signage-feed.md)."""
 
 import json
+from threading import current_thread
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from casino import celery
 from jackpot import feed
 from jackpot.models import Bank
 from jackpot.selectors import level_amount_cents
@@ -180,6 +182,26 @@ def test_a_burst_of_commits_collapses_into_one_publish_of_the_last_value(bank, m
 
     commit_meter(bank, 1_290_000)  # the next change queues a new publish
     assert queued == ["grand"]
+
+
+def test_the_committing_request_leaves_the_publish_to_the_handoff_thread(
+    bank, monkeypatch, settings
+):
+    # As under `make serve` (a broker): the request raises the flag and answers; the web
+    # worker's hand-off thread gives the task to the broker (casino.celery.delay_soon).
+    settings.REDIS_URL = ""  # this process's flags, not the shared Redis's
+    queued = []
+    monkeypatch.setattr(
+        feed.publish_meter, "delay", lambda slug: queued.append((slug, current_thread().name))
+    )
+    eager = celery.app.conf.task_always_eager
+    celery.app.conf.task_always_eager = False
+    try:
+        commit_meter(bank, 1_250_000)
+        assert celery._handoff_thread().wait(timeout=5)
+    finally:
+        celery.app.conf.task_always_eager = eager
+    assert queued == [("grand", "celery-handoff")]
 
 
 def test_a_commit_while_the_publish_is_queued_is_covered_by_it(bank, monkeypatch):
