@@ -84,6 +84,18 @@ def _embedded_layers(request, settings):
     app.conf.task_always_eager = eager
 
 
+@pytest.fixture
+def celery_not_eager():
+    """Celery as under `make serve`: a task is given to the broker (delay_soon: from the
+    hand-off thread), not run at once as the embedded defaults and other tests run it."""
+    from casino.celery import app
+
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = False
+    yield
+    app.conf.task_always_eager = eager
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache(settings, request):
     """Each test gets an empty cache of its own (the sign-in throttle's counts live there),

@@ -152,10 +152,10 @@ def append_entry(bank: Bank, **kwargs) -> MeterEntry:
     return entry
 
 
-def save_totals(bank: Bank, *extra_fields: str) -> None:
+def save_totals(bank: Bank) -> None:
     """The bank's totals, its ledger's head and its feed seq (taken by feed.announce_* with
     `save=False` before this call), in one UPDATE of the row the caller holds locked."""
-    bank.save(update_fields=[*TOTAL_FIELDS, *CHAIN_FIELDS, "feed_seq", *extra_fields])
+    bank.save(update_fields=[*TOTAL_FIELDS, *CHAIN_FIELDS, "feed_seq"])
 
 
 def reset_to_seed(bank: Bank, *, when: When, actor=None, hit=None, reference: str = ""):

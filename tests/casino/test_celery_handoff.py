@@ -5,7 +5,6 @@ order, without the request waiting; with no broker it runs there instead; with e
 import os
 import threading
 
-import pytest
 from kombu.exceptions import OperationalError
 
 from casino import celery
@@ -27,15 +26,7 @@ class FakeTask:
         self.ran.append((args, threading.current_thread().name))
 
 
-@pytest.fixture
-def broker():
-    eager = celery.app.conf.task_always_eager
-    celery.app.conf.task_always_eager = False
-    yield
-    celery.app.conf.task_always_eager = eager
-
-
-def test_the_tasks_go_to_the_broker_from_the_handoff_thread_in_order(broker):
+def test_the_tasks_go_to_the_broker_from_the_handoff_thread_in_order(celery_not_eager):
     task = FakeTask()
     for n in range(20):
         celery.delay_soon(task, n)
@@ -45,14 +36,14 @@ def test_the_tasks_go_to_the_broker_from_the_handoff_thread_in_order(broker):
     assert task.ran == []
 
 
-def test_with_no_broker_the_handoff_thread_runs_the_task(broker):
+def test_with_no_broker_the_handoff_thread_runs_the_task(celery_not_eager):
     task = FakeTask(broker_up=False)
     celery.delay_soon(task, 7)
     assert celery._handoff_thread().wait(timeout=5)
     assert task.ran == [((7,), "celery-handoff")] and task.queued == []
 
 
-def test_a_failing_task_does_not_stop_the_ones_after_it(broker):
+def test_a_failing_task_does_not_stop_the_ones_after_it(celery_not_eager):
     failing, task = FakeTask(broker_up=False), FakeTask()
     failing.__class__ = type("Failing", (FakeTask,), {"__call__": lambda self, *a: 1 / 0})
     celery.delay_soon(failing, 1)
@@ -67,7 +58,7 @@ def test_with_eager_celery_it_runs_at_once_in_the_caller():
     assert task.queued == [((3,), threading.current_thread().name)]
 
 
-def test_a_forked_child_gets_a_handoff_thread_of_its_own(broker, monkeypatch):
+def test_a_forked_child_gets_a_handoff_thread_of_its_own(celery_not_eager, monkeypatch):
     first = celery._handoff_thread()
     assert celery._handoff_thread() is first
     parent = os.getpid()

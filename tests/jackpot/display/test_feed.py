@@ -185,7 +185,7 @@ def test_a_burst_of_commits_collapses_into_one_publish_of_the_last_value(bank, m
 
 
 def test_the_committing_request_leaves_the_publish_to_the_handoff_thread(
-    bank, monkeypatch, settings
+    bank, monkeypatch, settings, celery_not_eager
 ):
     # As under `make serve` (a broker): the request raises the flag and answers; the web
     # worker's hand-off thread gives the task to the broker (casino.celery.delay_soon).
@@ -194,13 +194,8 @@ def test_the_committing_request_leaves_the_publish_to_the_handoff_thread(
     monkeypatch.setattr(
         feed.publish_meter, "delay", lambda slug: queued.append((slug, current_thread().name))
     )
-    eager = celery.app.conf.task_always_eager
-    celery.app.conf.task_always_eager = False
-    try:
-        commit_meter(bank, 1_250_000)
-        assert celery._handoff_thread().wait(timeout=5)
-    finally:
-        celery.app.conf.task_always_eager = eager
+    commit_meter(bank, 1_250_000)
+    assert celery._handoff_thread().wait(timeout=5)
     assert queued == [("grand", "celery-handoff")]
 
 
