@@ -5,6 +5,7 @@ import logging
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Exists, OuterRef
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -26,6 +27,8 @@ from jackpot.selectors import bank_get
 from jackpot.services._base import (
     When,
     append_entry,
+    drawn_line_id,
+    next_line_id_sql,
     require_two_people,
     reset_to_seed,
     save_totals,
@@ -233,7 +236,10 @@ def bank_reverse(
             MeterEntry.objects.filter(
                 bank=bank, kind=MeterEntry.Kind.CONTRIBUTION, reference=reference
             )
-            .annotate(already_reversed=Exists(MeterEntry.objects.filter(reverses=OuterRef("pk"))))
+            .annotate(
+                already_reversed=Exists(MeterEntry.objects.filter(reverses=OuterRef("pk"))),
+                line_id=RawSQL(next_line_id_sql(), []),  # the reversal's own, drawn with it
+            )
             .order_by()
             .first()
             if reference
@@ -259,6 +265,7 @@ def bank_reverse(
         when = When.now()
         entry = append_entry(
             bank,
+            line_id=drawn_line_id(original.line_id),
             kind=MeterEntry.Kind.REVERSAL,
             when=when,
             actor=actor,

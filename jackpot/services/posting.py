@@ -40,10 +40,9 @@ from jackpot import feed
 from jackpot.errors import BankNotFound
 from jackpot.models import PPM, Bank, MeterEntry, PendingContribution
 from jackpot.services._base import (
-    NEXT_LINE_ID_SQL,
-    TOP_LINE_ID_SQL,
     When,
     build_entry,
+    next_line_id_sql,
     save_totals,
     seal_lines,
 )
@@ -172,10 +171,7 @@ def post_locked(bank: Bank) -> dict[int, MeterEntry]:
     keeps locked until commit). Returns {pending id: its ledger line}."""
     # The ledger lines' ids come with the rows they are drawn for (their MAC covers them):
     # no query more than before the ledger was keyed.
-    if connection.vendor == "postgresql":
-        line_id = RawSQL(NEXT_LINE_ID_SQL, [])  # evaluated after the ORDER BY and LIMIT
-    else:
-        line_id = RawSQL(f"({TOP_LINE_ID_SQL})", [])
+    line_id = RawSQL(next_line_id_sql(), [])  # on PostgreSQL, drawn after the ORDER BY and LIMIT
     rows = list(
         waiting(bank.pk)
         .order_by("pk")

@@ -97,6 +97,20 @@ def round_locked(round_id, *, at, lock: bool = True) -> Round | None:
     return round_
 
 
+_SEQ = _sql("SELECT seq FROM {round} WHERE id = %s")
+
+
+def round_seq_locked(round_id: int) -> int | None:
+    """The round's seq, its row locked as by round_locked (None: no such round)."""
+    sql = _SEQ
+    if connection.features.has_select_for_update:
+        sql += " FOR NO KEY UPDATE" if connection.vendor == "postgresql" else " FOR UPDATE"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [round_id])
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
 # In the order of the model's fields (Model.from_db).
 TABLE_FIELDS = [
     "id",

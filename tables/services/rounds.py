@@ -219,6 +219,15 @@ def _round_read(round_id, *, lock: bool = True) -> Round:
     return round_
 
 
+def _round_relock(probe: Round) -> Round:
+    """`probe`, read by `_round_read(lock=False)` before an approval's PIN check, now locked.
+    Read again only if a step was written meanwhile: every write to a round's row moves its
+    seq (round_writes.step_write), so an unchanged seq means the probe is the row as locked."""
+    if round_reads.round_seq_locked(probe.pk) == probe.seq:
+        return probe
+    return _round_read(probe.pk)
+
+
 def rules_of(round_: Round) -> RuleSet:
     return parse_rules(round_.rules)
 
@@ -655,7 +664,7 @@ def round_void(
     approval = _approver(supervisor, round_=probe, actor=actor, action="tables.round.void")
     approver = approval.staff
     with transaction.atomic():
-        round_ = _round_read(round_id)
+        round_ = _round_relock(probe)
         if (again := _remembered(scope, key, request)) is not None:
             return again
         _check_seq(round_, expected_seq)

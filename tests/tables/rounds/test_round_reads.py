@@ -89,3 +89,22 @@ def test_the_settlement_answers_the_round_as_any_later_read_shows_it(felt):
     round_ = Round.objects.get(pk=answered["id"])
     assert answered == round_snapshot(round_) == round_snapshot(round_, just_settled=True)
     assert answered["corrections"] == [] and answered["seats"][0]["payout"]["net"] != 0
+
+
+def test_a_probe_relocked_is_read_again_only_when_a_step_was_written_since(
+    felt, django_assert_num_queries
+):
+    from tables.services.rounds import _round_read, _round_relock
+
+    opened = felt.open()
+    probe = _round_read(opened["id"], lock=False)
+    with transaction.atomic(), django_assert_num_queries(1):  # the seq, locked
+        assert _round_relock(probe) is probe
+    felt.wagers(1)  # a step written after the probe
+    with transaction.atomic():
+        fresh = _round_relock(probe)
+    assert fresh is not probe and fresh.seq == probe.seq + 1
+    assert fresh.state["seats"][0]["ante"] == 1000
+    with transaction.atomic():
+        assert round_reads.round_seq_locked(opened["id"]) == fresh.seq
+        assert round_reads.round_seq_locked(opened["id"] + 1000) is None
