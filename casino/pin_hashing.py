@@ -26,7 +26,9 @@ Everything else about the person (active, locked, wrong tries, role, temporary P
 from the database at every request as before. A new PIN is a new stored hash, which nothing
 remembers; a PIN whose key left the ring matches nothing, remembered or not. A wrong PIN, or a
 PIN not remembered, takes the slow hash as before, so a wrong PIN and an unknown number still
-take as long as each other.
+take as long as each other. A reader of this process's memory could try guesses at a remembered
+PIN with one HMAC each instead of PBKDF2; they would also hold PIN_HMAC_KEY and see the PINs
+typed here as they arrive: hence one process, and a quarter of an hour.
 """
 
 import base64
