@@ -11,6 +11,7 @@ from django.utils import timezone
 from tables.models import DealerAssignment, IdempotentWrite
 from tables.selectors import current_dealer
 from tables.services import round_reads
+from tables.services.rounds import _round_read, _round_relock
 from tests.factories import make_staff
 
 HOUR = dt.timedelta(hours=1)
@@ -94,8 +95,6 @@ def test_the_settlement_answers_the_round_as_any_later_read_shows_it(felt):
 def test_a_probe_relocked_is_read_again_only_when_a_step_was_written_since(
     felt, django_assert_num_queries
 ):
-    from tables.services.rounds import _round_read, _round_relock
-
     opened = felt.open()
     probe = _round_read(opened["id"], lock=False)
     with transaction.atomic(), django_assert_num_queries(1):  # the seq, locked
