@@ -42,6 +42,7 @@ from jackpot.models import PPM, Bank, MeterEntry, PendingContribution
 from jackpot.services._base import (
     When,
     build_entry,
+    drawn_line_id,
     next_line_id_sql,
     save_totals,
     seal_lines,
@@ -192,8 +193,9 @@ def post_locked(bank: Bank) -> dict[int, MeterEntry]:
         return {}
     if connection.vendor == "postgresql":
         ids = sorted(row[-1] for row in rows)
-    else:
-        ids = list(range(rows[0][-1] + 1, rows[0][-1] + 1 + len(rows)))
+    else:  # the same highest id on every row: the batch's ids follow it
+        first = drawn_line_id(rows[0][-1])
+        ids = list(range(first, first + len(rows)))
     entries, audits = [], []
     for _pk, reference, count, cents, actor_id, at, gaming_date, shift, _id in rows:
         wagered = count * cents

@@ -35,6 +35,16 @@ def _sql(text: str) -> str:
     )
 
 
+def _locking(sql: str, *, of: str = "") -> str:
+    """`sql` locking the round's row until the transaction ends: FOR NO KEY UPDATE (see
+    tables.services._base) of `of` (the round's alias), where the database has row locks."""
+    if not connection.features.has_select_for_update:
+        return sql
+    if connection.vendor != "postgresql":
+        return sql + " FOR UPDATE"
+    return sql + " FOR NO KEY UPDATE" + (f" OF {of}" if of else "")
+
+
 # "Who deals the table at this instant" is DealerAssignment.objects.covering(at) (from
 # `starts_at` included to `ends_at` excluded; the latest first, as `current_assignment` takes
 # it): the same here, tested against it in tests/tables/rounds/test_round_reads.py.
@@ -65,9 +75,7 @@ def round_locked(round_id, *, at, lock: bool = True) -> Round | None:
         round_id = int(round_id)
     if isinstance(round_id, bool) or not isinstance(round_id, int) or not 0 < round_id <= MAX_ID:
         return None
-    sql = _ROUND_LOCKED
-    if lock and connection.features.has_select_for_update:
-        sql += " FOR NO KEY UPDATE OF r" if connection.vendor == "postgresql" else " FOR UPDATE"
+    sql = _locking(_ROUND_LOCKED, of="r") if lock else _ROUND_LOCKED
     at = connection.ops.adapt_datetimefield_value(at)  # as the ORM would send it
     found = list(Round.objects.raw(sql, [at, at, round_id]))
     if not found:
@@ -102,11 +110,8 @@ _SEQ = _sql("SELECT seq FROM {round} WHERE id = %s")
 
 def round_seq_locked(round_id: int) -> int | None:
     """The round's seq, its row locked as by round_locked (None: no such round)."""
-    sql = _SEQ
-    if connection.features.has_select_for_update:
-        sql += " FOR NO KEY UPDATE" if connection.vendor == "postgresql" else " FOR UPDATE"
     with connection.cursor() as cursor:
-        cursor.execute(sql, [round_id])
+        cursor.execute(_locking(_SEQ), [round_id])
         row = cursor.fetchone()
     return row[0] if row else None
 

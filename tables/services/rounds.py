@@ -775,15 +775,11 @@ def round_correct(
             code="bad_input",
             field="round",
         )
-    approval = _approver(
-        supervisor,
-        round_=_round_read(round_id, lock=False),
-        actor=actor,
-        action="tables.round.correct",
-    )
+    probe = _round_read(round_id, lock=False)
+    approval = _approver(supervisor, round_=probe, actor=actor, action="tables.round.correct")
     approver = approval.staff
     with transaction.atomic():
-        round_ = _round_read(round_id)
+        round_ = _round_relock(probe)
         if (again := _remembered(scope, key, request)) is not None:
             return again
         if round_.stage != Round.Stage.SETTLED:
