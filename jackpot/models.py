@@ -360,6 +360,75 @@ class PendingContribution(models.Model):
         return self.entry_id is not None
 
 
+class PendingReversal(models.Model):
+    """A void's reversal of a round's contribution, approved and waiting to be posted.
+
+    A void's approval writes this row and commits, with no lock on the bank, as a table's
+    contribution is written; posting (services.posting) turns it into the REVERSAL ledger
+    line, after the contributions waiting with it, under the bank lock, and sets `entry`.
+    Whoever reads the meter under that lock (a hit, a reading, an adjustment) posts it
+    first, so no meter is read that misses a committed reversal. Rows are never deleted:
+    the unique (bank, reference) reverses a round once, whenever the retry comes.
+    """
+
+    # No foreign-key constraint in the database for bank and actor, as for a contribution
+    # (PendingContribution): the accepting INSERT selects the round's contribution row, and
+    # the ledger line it is posted to keeps both constraints.
+    bank = models.ForeignKey(
+        Bank,
+        on_delete=models.PROTECT,
+        related_name="pending_reversals",
+        db_constraint=False,
+        db_index=False,  # the unique (bank, reference) index starts with it
+    )
+    reference = models.CharField(max_length=120)  # the reversed round's reference
+    actor = models.ForeignKey(  # the supervisor who approved the void
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
+    )
+    reason = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField()
+    gaming_date = models.DateField(null=True, blank=True)
+    shift = models.CharField(max_length=8, blank=True)
+    entry = models.OneToOneField(
+        MeterEntry,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="pending_reversal",
+    )
+
+    class Meta:
+        verbose_name = _("waiting reversal")
+        verbose_name_plural = _("waiting reversals")
+        ordering = ["bank", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["bank", "reference"], name="pending_reversal_reference_unique"
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["bank", "id"],
+                condition=models.Q(entry__isnull=True),
+                name="pending_reversal_waiting",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        state = f"entry #{self.entry_id}" if self.entry_id else "waiting"
+        return f"{self.bank_id}/{self.reference} reversed ({state})"
+
+    @property
+    def posted(self) -> bool:
+        return self.entry_id is not None
+
+
 class Hit(models.Model):
     class State(models.TextChoices):
         PENDING = "pending", _("pending")

@@ -4,12 +4,10 @@ import logging
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Exists, OuterRef
-from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino.audit import audit, audit_or_batch
+from casino.audit import audit
 from casino.clock import stamp
 from casino.roles import Role, require_role
 from jackpot import feed
@@ -22,15 +20,12 @@ from jackpot.errors import (
     JackpotError,
     WrongContributionAmount,
 )
-from jackpot.models import PPM, Bank, MeterEntry, PendingContribution
+from jackpot.models import Bank, MeterEntry, PendingContribution, PendingReversal
 from jackpot.selectors import bank_get
 from jackpot.services._base import (
     When,
     append_entry,
-    drawn_line_id,
-    next_line_id_sql,
     require_two_people,
-    reset_to_seed,
     save_totals,
 )
 from jackpot.services._checks import (
@@ -205,24 +200,30 @@ def _refusal(bank_id, reference, wager_count, wager_cents) -> PendingContributio
     return None
 
 
-def _undo_carry(delta_cents: int, carry_delta: int, carry_now: int) -> tuple[int, int]:
-    """Undo a carry change. If that leaves the carry outside [0, 1 cent), a whole cent moves
-    with it, so the sum cents * PPM + carry stays exact and the carry stays a remainder."""
-    whole, carry_after = divmod(carry_now - carry_delta, PPM)
-    return delta_cents + whole, carry_after - carry_now
+# One statement queues a void's reversal: it checks that the round contributed to this bank
+# (its accepted row, posted or not) and reverses a round once (the unique bank + reference),
+# without any lock. When it inserts nothing, the slow path says why.
+_QUEUE_REVERSAL = """
+INSERT INTO jackpot_pendingreversal
+    (bank_id, reference, actor_id, reason, created_at, gaming_date, shift)
+SELECT bank_id, reference, %s, %s, %s, %s, %s FROM jackpot_pendingcontribution
+WHERE bank_id = %s AND reference = %s
+ON CONFLICT (bank_id, reference) DO NOTHING
+RETURNING id
+"""
 
 
-def bank_reverse(
-    *, bank_id: int, reference: str, actor, reason: str = "", audit_into: list | None = None
-) -> MeterEntry:
+def bank_reverse(*, bank_id: int, reference: str, actor, reason: str = "") -> PendingReversal:
     """A void round takes its contribution back with a compensating entry (never an edit).
 
-    Meter, overflow, reserve and the sub-cent carries move back by exactly what the
-    contribution added; reversing the latest contribution restores the bank to the very state
-    it had before it. Allowed on a closed bank: the void must still be recorded.
-
-    `audit_into`: a list to which the reversal's audit entry is added instead of written, for
-    a caller that writes it with its own (casino.audit.audit_many) in the same transaction.
+    Queued as a contribution is: the reversal is written (a PendingReversal) with no lock,
+    and posted to the meter after the caller's commit, by the bank's poster, right after the
+    contributions waiting with it (services.posting). Meter, overflow, reserve and the
+    sub-cent carries then move back by exactly what the contribution added; reversing the
+    latest contribution restores the bank to the very state it had before it. `.entry` of
+    the returned row is the REVERSAL ledger line once posted. Allowed on a closed bank: the
+    void must still be recorded. A round is reversed once: asking again raises
+    AlreadyReversed, and nothing is written.
     """
     # Taking money back out of the meter is a supervisor's decision (the void's approver),
     # never the dealer's own: otherwise any dealer could reverse any round's contribution.
@@ -230,80 +231,50 @@ def bank_reverse(
     bank_id_checked(bank_id)
     text_checked(reference, what=_("the round's reference"), max_length=120, code="bad_reference")
     text_checked(reason, what=_("the reason"), max_length=500, code="bad_reason")
-    with transaction.atomic():
-        bank = bank_lock_and_post(bank_id)
-        original = (
-            MeterEntry.objects.filter(
-                bank=bank, kind=MeterEntry.Kind.CONTRIBUTION, reference=reference
-            )
-            .annotate(
-                already_reversed=Exists(MeterEntry.objects.filter(reverses=OuterRef("pk"))),
-                line_id=RawSQL(next_line_id_sql(), []),  # the reversal's own, drawn with it
-            )
-            .order_by()
-            .first()
-            if reference
-            else None
+    at = timezone.now()
+    gaming_date, shift = stamp(at)
+    ops = connection.ops
+    # One statement, no savepoint: when it inserts nothing, nothing was written.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _QUEUE_REVERSAL,
+            [
+                actor.pk,
+                reason,
+                ops.adapt_datetimefield_value(at),
+                ops.adapt_datefield_value(gaming_date),
+                shift,
+                bank_id,
+                reference,
+            ],
         )
-        if original is None:
-            raise ContributionNotFound(
-                _("no contribution of round %(ref)s on %(bank)s to reverse")
-                % {"ref": reference, "bank": bank.name}
-            )
-        if original.already_reversed:
-            raise AlreadyReversed(
-                _("the contribution of round %(ref)s was already reversed") % {"ref": reference}
-            )
-        meter, meter_carry = _undo_carry(
-            -original.meter_delta_cents, original.meter_carry_delta_ppm, bank.meter_carry_ppm
+        row = cursor.fetchone()
+    if row is None:
+        _reversal_refusal(bank_id, reference)
+    post_waiting(bank_id)
+    return PendingReversal(
+        pk=row[0],
+        bank_id=bank_id,
+        reference=reference,
+        actor=actor,
+        reason=reason,
+        created_at=at,
+        gaming_date=gaming_date,
+        shift=shift,
+    )
+
+
+def _reversal_refusal(bank_id: int, reference: str) -> None:
+    """Why no reversal was queued: raise it."""
+    bank = bank_get(bank_id)
+    if PendingReversal.objects.filter(bank=bank, reference=reference).exists():
+        raise AlreadyReversed(
+            _("the contribution of round %(ref)s was already reversed") % {"ref": reference}
         )
-        reserve, reserve_carry = _undo_carry(
-            -original.reserve_delta_cents,
-            original.reserve_carry_delta_ppm,
-            bank.reserve_carry_ppm,
-        )
-        when = When.now()
-        entry = append_entry(
-            bank,
-            line_id=drawn_line_id(original.line_id),
-            kind=MeterEntry.Kind.REVERSAL,
-            when=when,
-            actor=actor,
-            meter=meter,
-            overflow=-original.overflow_delta_cents,
-            reserve=reserve,
-            meter_carry=meter_carry,
-            reserve_carry=reserve_carry,
-            reference=reference,
-            wager_count=-original.wager_count,
-            wager_cents=original.wager_cents,
-            reverses=original,
-            data={"reason": reason} if reason else {},
-        )
-        bank.contributions_count -= original.wager_count
-        bank.wagered_cents -= original.wager_count * original.wager_cents
-        # A round voided after a hit paid out its contribution would leave the meter below the
-        # reset amount (Fla 75-14.034: never below it): a recorded reseed tops it up again.
-        topped_up = reset_to_seed(bank, when=when, actor=actor, reference=reference)
-        feed.announce_meter(bank, save=False)
-        save_totals(bank)
-        audit_or_batch(
-            audit_into,
-            actor=actor,
-            code="jackpot.contribution.reversed",
-            subject=bank,
-            data={
-                "seq": entry.seq,
-                "reverses": original.seq,
-                "ref": reference,
-                "meter": meter,
-                "overflow": -original.overflow_delta_cents,
-                "reserve": reserve,
-                "reason": reason,
-                "reseeded_cents": topped_up.meter_delta_cents if topped_up else 0,
-            },
-        )
-    return entry
+    raise ContributionNotFound(
+        _("no contribution of round %(ref)s on %(bank)s to reverse")
+        % {"ref": reference, "bank": bank.name}
+    )
 
 
 def bank_adjust(

@@ -1,10 +1,13 @@
-"""Posting: the bank lock, and queued contributions posted to the ledger under it.
+"""Posting: the bank lock, and queued contributions and reversals posted to the ledger under it.
 
 A table's contribution is first written as a PendingContribution and committed, with no lock
-(services.ledger.bank_contribute). Posting then locks the bank row, turns every waiting row
-into its ledger line (in id order, the sub-cent carries exactly as one by one), writes one
-audit entry per contribution in a single batch, and commits. One transaction posts what many
-tables wrote meanwhile: the locked section is paid once per batch, not once per contribution.
+(services.ledger.bank_contribute); so is a void's reversal, as a PendingReversal
+(services.ledger.bank_reverse). Posting then locks the bank row, turns every waiting
+contribution into its ledger line (in id order, the sub-cent carries exactly as one by one),
+then every waiting reversal (each after the contribution it reverses), writes one audit entry
+per line in a single batch, and commits. One transaction posts what many tables wrote
+meanwhile: the locked section is paid once per batch, not once per contribution. "Waiting
+rows" below means both kinds.
 
 Who posts (PostgreSQL). Each bank has one poster at a time: whoever holds the session
 advisory lock (POSTING_LOCK, bank id). After committing its row, a writer TRIES that lock
@@ -38,12 +41,14 @@ from casino.bulk import insert_many
 from casino.celery import delay_soon
 from jackpot import feed
 from jackpot.errors import BankNotFound
-from jackpot.models import PPM, Bank, MeterEntry, PendingContribution
+from jackpot.models import PPM, Bank, MeterEntry, PendingContribution, PendingReversal
 from jackpot.services._base import (
     When,
+    append_entry,
     build_entry,
     drawn_line_id,
     next_line_id_sql,
+    reset_to_seed,
     save_totals,
     seal_lines,
 )
@@ -167,9 +172,29 @@ def waiting(bank_id: int):
     return PendingContribution.objects.filter(bank_id=bank_id, entry__isnull=True)
 
 
+def reversals_waiting(bank_id: int):
+    return PendingReversal.objects.filter(bank_id=bank_id, entry__isnull=True)
+
+
 def post_locked(bank: Bank) -> dict[int, MeterEntry]:
-    """Post up to POST_BATCH waiting rows of `bank`, whose row the caller has locked (and
-    keeps locked until commit). Returns {pending id: its ledger line}."""
+    """Post up to POST_BATCH waiting contributions of `bank`, whose row the caller has locked
+    (and keeps locked until commit), then, once no contribution waits, every waiting
+    reversal. Returns {pending contribution id: its ledger line}."""
+    audits: list[dict] = []
+    posted = _post_contributions(bank, audits)
+    reversed_ = 0
+    if len(posted) < POST_BATCH:
+        # A reversal comes after the contribution it reverses, which is posted by now.
+        reversed_ = _post_reversals(bank, audits)
+    if not posted and not reversed_:
+        return {}
+    audit_many(audits)
+    feed.announce_meter(bank, save=False)
+    save_totals(bank)
+    return posted
+
+
+def _post_contributions(bank: Bank, audits: list) -> dict[int, MeterEntry]:
     # The ledger lines' ids come with the rows they are drawn for (their MAC covers them):
     # no query more than before the ledger was keyed.
     line_id = RawSQL(next_line_id_sql(), [])  # on PostgreSQL, drawn after the ORDER BY and LIMIT
@@ -196,7 +221,7 @@ def post_locked(bank: Bank) -> dict[int, MeterEntry]:
     else:  # the same highest id on every row: the batch's ids follow it
         first = drawn_line_id(rows[0][-1])
         ids = list(range(first, first + len(rows)))
-    entries, audits = [], []
+    entries = []
     for _pk, reference, count, cents, actor_id, at, gaming_date, shift, _id in rows:
         wagered = count * cents
         split = split_contribution(bank, wagered)
@@ -225,12 +250,89 @@ def post_locked(bank: Bank) -> dict[int, MeterEntry]:
     seal_lines(bank, entries, ids)
     # (bank, seq) is unique: seq is within one bank.
     insert_many(entries, key="seq", include_pk=True)
-    audit_many(audits)
     ids = [row[0] for row in rows]
     _link(ids, [entry.pk for entry in entries])
-    feed.announce_meter(bank, save=False)
-    save_totals(bank)
     return dict(zip(ids, entries, strict=True))
+
+
+def _undo_carry(delta_cents: int, carry_delta: int, carry_now: int) -> tuple[int, int]:
+    """Undo a carry change. If that leaves the carry outside [0, 1 cent), a whole cent moves
+    with it, so the sum cents * PPM + carry stays exact and the carry stays a remainder."""
+    whole, carry_after = divmod(carry_now - carry_delta, PPM)
+    return delta_cents + whole, carry_after - carry_now
+
+
+def _post_reversals(bank: Bank, audits: list) -> int:
+    """Every waiting reversal of `bank`, in the order approved: each a REVERSAL line that
+    takes back exactly what its contribution added (and a reseed if that leaves the meter
+    below its reset amount). Not batched like contributions: a void is rare, and each
+    approval waits for its supervisor's PIN. Returns how many were posted."""
+    waiting_reversals = list(reversals_waiting(bank.pk).select_related("actor").order_by("pk"))
+    if not waiting_reversals:
+        return 0
+    originals = {
+        entry.reference: entry
+        for entry in MeterEntry.objects.filter(
+            bank=bank,
+            kind=MeterEntry.Kind.CONTRIBUTION,
+            reference__in=[r.reference for r in waiting_reversals],
+        )
+    }
+    for pending in waiting_reversals:
+        if pending.reference not in originals:  # the queueing INSERT saw it accepted
+            raise RuntimeError(f"reversal {pending.pk}: contribution not posted first")
+        _post_reversal(bank, pending, originals[pending.reference], audits)
+    return len(waiting_reversals)
+
+
+def _post_reversal(bank: Bank, pending: PendingReversal, original: MeterEntry, audits) -> None:
+    meter, meter_carry = _undo_carry(
+        -original.meter_delta_cents, original.meter_carry_delta_ppm, bank.meter_carry_ppm
+    )
+    reserve, reserve_carry = _undo_carry(
+        -original.reserve_delta_cents, original.reserve_carry_delta_ppm, bank.reserve_carry_ppm
+    )
+    # The ledger line keeps the time, gaming date and shift the void was approved at.
+    when = When(pending.created_at, pending.gaming_date, pending.shift)
+    entry = append_entry(
+        bank,
+        kind=MeterEntry.Kind.REVERSAL,
+        when=when,
+        actor=pending.actor,
+        meter=meter,
+        overflow=-original.overflow_delta_cents,
+        reserve=reserve,
+        meter_carry=meter_carry,
+        reserve_carry=reserve_carry,
+        reference=pending.reference,
+        wager_count=-original.wager_count,
+        wager_cents=original.wager_cents,
+        reverses=original,
+        data={"reason": pending.reason} if pending.reason else {},
+    )
+    bank.contributions_count -= original.wager_count
+    bank.wagered_cents -= original.wager_count * original.wager_cents
+    # A round voided after a hit paid out its contribution would leave the meter below the
+    # reset amount (Fla 75-14.034: never below it): a recorded reseed tops it up again.
+    topped_up = reset_to_seed(bank, when=when, actor=pending.actor, reference=pending.reference)
+    PendingReversal.objects.filter(pk=pending.pk).update(entry=entry)
+    audits.append(
+        {
+            "actor_id": pending.actor_id,
+            "code": "jackpot.contribution.reversed",
+            "subject": bank,
+            "data": {
+                "seq": entry.seq,
+                "reverses": original.seq,
+                "ref": pending.reference,
+                "meter": meter,
+                "overflow": -original.overflow_delta_cents,
+                "reserve": reserve,
+                "reason": pending.reason,
+                "reseeded_cents": topped_up.meter_delta_cents if topped_up else 0,
+            },
+        }
+    )
 
 
 # Two-int advisory key (POSTING_LOCK, bank id); the audit chain uses a one-bigint key, and the
@@ -239,7 +341,8 @@ POSTING_LOCK = 0x7A9152
 _TRY_POSTING = "SELECT pg_try_advisory_lock(%s::int, %s::int)"
 _TRY_POSTING_IF_WAITING = (
     "SELECT pg_try_advisory_lock(%s::int, %s::int) WHERE EXISTS (SELECT 1 FROM"
-    " jackpot_pendingcontribution WHERE bank_id = %s AND entry_id IS NULL)"
+    " jackpot_pendingcontribution WHERE bank_id = %s AND entry_id IS NULL) OR EXISTS"
+    " (SELECT 1 FROM jackpot_pendingreversal WHERE bank_id = %s AND entry_id IS NULL)"
 )
 _RELEASE_POSTING = "SELECT pg_advisory_unlock(%s::int, %s::int)"
 
@@ -285,7 +388,7 @@ def _post_holding_the_lock(bank_id: int, *, first_try: str) -> dict[int, MeterEn
     posted: dict[int, MeterEntry] = {}
     key = [POSTING_LOCK, bank_id]
     with connection.cursor() as cursor:
-        cursor.execute(first_try, key if first_try == _TRY_POSTING else [*key, bank_id])
+        cursor.execute(first_try, key if first_try == _TRY_POSTING else [*key, bank_id, bank_id])
         while (row := cursor.fetchone()) is not None and row[0]:
             try:
                 # While rows keep coming the poster keeps the lock (bigger batches), for
@@ -294,7 +397,7 @@ def _post_holding_the_lock(bank_id: int, *, first_try: str) -> dict[int, MeterEn
             finally:
                 cursor.execute(_RELEASE_POSTING, key)
             # Only now, after the release, does the look count (see the module doc).
-            cursor.execute(_TRY_POSTING_IF_WAITING, [*key, bank_id])
+            cursor.execute(_TRY_POSTING_IF_WAITING, [*key, bank_id, bank_id])
     return posted
 
 
@@ -367,6 +470,8 @@ def bank_post_pending(*, bank_id: int) -> int:
     at once (that poster posts them). Readings and reconciliation call it before they read the
     meter. System work: no role, the rows were accepted already.
     """
-    if connection.vendor != "postgresql" and not waiting(bank_id).exists():
+    if connection.vendor != "postgresql" and not (
+        waiting(bank_id).exists() or reversals_waiting(bank_id).exists()
+    ):
         return 0
     return len(post_waiting(bank_id, known_waiting=False))

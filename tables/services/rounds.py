@@ -7,7 +7,7 @@ nothing), append the event, cache the new state on the round, audit the signific
 and tell the table's live channel after commit.
 
 Lock order, everywhere: the table row (opening), then the round row, then the progressive
-bank (bank_lock_and_post, hit_record, bank_reverse), then the audit chain: a bank is always
+bank (bank_lock_and_post, hit_record), then the audit chain: a bank is always
 locked before this transaction audits anything.
 """
 
@@ -672,10 +672,11 @@ def round_void(
         event = event_from_json({"kind": kind})
         state = _apply(before, event)
         at = timezone.now()
-        # One batch for the chain, in this order: the PIN's approval, the reversal, the void.
+        # One batch for the chain, in this order: the PIN's approval, the void (the reversal's
+        # entry is written when it is posted).
         entries = [approval.entry]
         if approved:
-            bank = _reverse_contributions(round_, before, approver=approver, audit_into=entries)
+            bank = _reverse_contributions(round_, before, approver=approver)
             round_.settlement = settle(
                 settlement_input(state, meter=_meter(bank)), rules_of(round_)
             ).to_json()
@@ -712,23 +713,21 @@ def round_void(
     return written
 
 
-def _reverse_contributions(
-    round_: Round, state: RoundState, *, approver: Staff, audit_into: list
-) -> Bank | None:
-    """A void takes back what the round gave the progressive (a compensating ledger line);
-    its audit entry is added to `audit_into`, for the caller's batch."""
+def _reverse_contributions(round_: Round, state: RoundState, *, approver: Staff) -> Bank | None:
+    """A void takes back what the round gave the progressive: the reversal is queued
+    (jackpot.services.bank_reverse) and posted to the meter just after this commit. Returns
+    the bank as it reads now, for the void's settlement input: a void pays no progressive,
+    so the meter there is only what the bank showed."""
     if not any(s.progressive for s in state.seats):
         return None
     if state.stage is not Stage.BETTING:  # the wagers reached the bank when bets locked
-        reversal = jackpot.bank_reverse(
+        jackpot.bank_reverse(
             bank_id=round_.bank_id,
             reference=round_reference(round_.pk),
             actor=approver,
             reason=f"void of {round_}",
-            audit_into=audit_into,
         )
-        return reversal.bank  # locked by the reversal until commit, its totals as it left them
-    return Bank.objects.get(pk=round_.bank_id)
+    return Bank.objects.only("meter_cents", "reset_cents").get(pk=round_.bank_id)
 
 
 def settlement_preview(round_: Round) -> dict:

@@ -65,6 +65,16 @@ def contribute(bank: Bank, dealer, *, ref: str, wagers: int = 1):
     return pending.entry
 
 
+def reverse(bank: Bank, supervisor, *, ref: str, reason: str = ""):
+    """Reverse a round's contribution and return the ledger line it was posted as (one test
+    thread, the bank made in the test's transaction: the call posts its own row)."""
+    pending = services.bank_reverse(bank_id=bank.pk, reference=ref, actor=supervisor, reason=reason)
+    pending.refresh_from_db()
+    assert pending.entry is not None, "the reversal was not posted"
+    bank.refresh_from_db()
+    return pending.entry
+
+
 def hit(
     bank: Bank,
     dealer,

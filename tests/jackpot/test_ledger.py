@@ -18,7 +18,7 @@ from jackpot.errors import (
 )
 from jackpot.models import AppendOnly, Bank, MeterEntry
 from jackpot.selectors import ledger_totals
-from tests.jackpot.factories import contribute, hit, make_bank
+from tests.jackpot.factories import contribute, hit, make_bank, reverse
 
 STATE_FIELDS = (
     "meter_cents",
@@ -139,7 +139,7 @@ def test_reversing_the_latest_contribution_restores_the_bank_exactly(
     contribute(bank, dealer, ref="a")
     after_a = state(bank)
     contribute(bank, dealer, ref="b", wagers=2)
-    reversal = services.bank_reverse(bank_id=bank.pk, reference="b", actor=supervisor)
+    reversal = reverse(bank, supervisor, ref="b")
     restored = state(bank)
     assert reversal.reverses.reference == "b"
     assert {k: v for k, v in restored.items() if k != "ledger_seq"} == {
@@ -157,7 +157,7 @@ def test_reversing_an_older_contribution_keeps_the_sub_cent_total_exact(
     contribute(bank, dealer, ref="a")
     contribute(bank, dealer, ref="b")
     assert (bank.meter_cents, bank.meter_carry_ppm) == (10_025, 0)
-    reversal = services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor)
+    reversal = reverse(bank, supervisor, ref="a")
     bank.refresh_from_db()
     assert (reversal.meter_delta_cents, reversal.meter_carry_delta_ppm) == (-13, 500_000)
     assert (bank.meter_cents, bank.meter_carry_ppm) == (10_012, 500_000)

@@ -11,12 +11,12 @@ from casino.audit import audit, verify_chain
 from casino.models import AuditEntry
 from casino.roles import Role
 from jackpot import services
-from jackpot.errors import ContributionConflict
-from jackpot.models import MeterEntry, PendingContribution
+from jackpot.errors import AlreadyReversed, ContributionConflict
+from jackpot.models import MeterEntry, PendingContribution, PendingReversal
 from jackpot.selectors import ledger_totals, pending_count
 from jackpot.services.posting import POSTING_LOCK
 from tests.factories import make_staff
-from tests.jackpot.factories import hit, make_bank
+from tests.jackpot.factories import hit, make_bank, reverse
 
 
 def queue(bank, dealer, *, ref: str, wagers: int = 1) -> PendingContribution:
@@ -90,7 +90,7 @@ def test_the_next_hit_posts_a_waiting_contribution_before_it_reads_the_meter(ban
 
 def test_a_contribution_still_waiting_can_be_reversed(bank, dealer, supervisor):
     queue(bank, dealer, ref="void", wagers=2)
-    reversal = services.bank_reverse(bank_id=bank.pk, reference="void", actor=supervisor)
+    reversal = reverse(bank, supervisor, ref="void")
     bank.refresh_from_db()
     assert reversal.reverses.reference == "void"
     assert (bank.meter_cents, bank.reserve_cents, bank.contributions_count) == (10_000, 0, 0)
@@ -280,3 +280,124 @@ def test_the_minute_beat_posts_what_a_failed_posting_left_waiting(bank, dealer, 
     assert services.readings_take_at_shift_change() == []  # no reading due this time
     bank.refresh_from_db()
     assert (bank.meter_cents, pending_count(bank)) == (10_040, 0)
+
+
+# --- a void's reversal, queued like a contribution ---------------------------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_reversal_is_queued_without_waiting_for_the_bank_another_transaction_holds():
+    manager, dealer = make_staff(Role.MANAGER), make_staff(Role.DEALER)
+    supervisor = make_staff(Role.SUPERVISOR)
+    bank = make_bank(manager=manager)
+    contribute(bank, dealer, ref="void", wagers=2)
+    holding, release, errors = threading.Event(), threading.Event(), []
+
+    def holder():  # a round being settled at another table: the bank locked for a while
+        try:
+            with transaction.atomic():
+                services.bank_lock_and_post(bank.pk)
+                holding.set()
+                release.wait(10)
+        except Exception as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    assert holding.wait(10)
+    with transaction.atomic():
+        with connection.cursor() as cursor:  # were the approval to wait for the bank: an error
+            cursor.execute("SET LOCAL lock_timeout = '2s'")
+        pending = services.bank_reverse(
+            bank_id=bank.pk, reference="void", actor=supervisor, reason="misdeal"
+        )
+        assert pending.entry is None
+        release.set()  # this transaction commits after the holder's: posting then goes ahead
+        thread.join(20)
+    assert not errors, errors
+    posted = PendingReversal.objects.select_related("entry").get(pk=pending.pk)
+    assert (posted.entry.kind, posted.entry.actor_id) == (MeterEntry.Kind.REVERSAL, supervisor.pk)
+    assert posted.entry.reverses.reference == "void"
+    assert posted.entry.data == {"reason": "misdeal"}
+    bank.refresh_from_db()
+    assert (bank.meter_cents, bank.reserve_cents, bank.contributions_count) == (10_000, 0, 0)
+    assert services.bank_reconcile(bank_id=bank.pk) == []
+    reversed_ = AuditEntry.objects.get(code="jackpot.contribution.reversed")
+    assert (reversed_.actor_id, reversed_.data["ref"]) == (supervisor.pk, "void")
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_reversal_committed_while_another_posts_is_posted_by_the_next_look():
+    manager, dealer = make_staff(Role.MANAGER), make_staff(Role.DEALER)
+    supervisor = make_staff(Role.SUPERVISOR)
+    bank = make_bank(manager=manager)
+    contribute(bank, dealer, ref="void")
+    import psycopg
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    other = psycopg.connect(
+        host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"], dbname=db["NAME"],
+        autocommit=True,
+    )  # fmt: skip
+    try:
+        other.execute("SELECT pg_advisory_lock(%s, %s)", [POSTING_LOCK, bank.pk])
+        pending = services.bank_reverse(bank_id=bank.pk, reference="void", actor=supervisor)
+        assert PendingReversal.objects.get(pk=pending.pk).entry_id is None  # left to the poster
+        other.execute("SELECT pg_advisory_unlock(%s, %s)", [POSTING_LOCK, bank.pk])
+    finally:
+        other.close()
+    # The poster's look after its release (and the minute's beat) finds a waiting reversal too.
+    assert services.bank_post_pending(bank_id=bank.pk) == 0  # no contribution was waiting
+    assert PendingReversal.objects.get(pk=pending.pk).entry_id is not None
+    bank.refresh_from_db()
+    assert bank.meter_cents == 10_000
+
+
+def test_a_contribution_and_its_reversal_waiting_together_post_in_that_order(
+    bank, dealer, supervisor
+):
+    queue(bank, dealer, ref="a", wagers=3)
+    PendingReversal.objects.create(
+        bank=bank, reference="a", actor=supervisor, created_at=timezone.now()
+    )
+    queue(bank, dealer, ref="b")  # accepted after the reversal: still posted before it
+    services.bank_post_pending(bank_id=bank.pk)
+    kinds = list(bank.entries.order_by("seq").values_list("kind", "reference"))
+    assert kinds[1:] == [
+        (MeterEntry.Kind.CONTRIBUTION, "a"),
+        (MeterEntry.Kind.CONTRIBUTION, "b"),
+        (MeterEntry.Kind.REVERSAL, "a"),
+    ]
+    bank.refresh_from_db()
+    assert (bank.meter_cents, bank.contributions_count) == (10_020, 1)
+    assert services.bank_reconcile(bank_id=bank.pk) == []
+
+
+def test_a_second_reversal_queued_is_refused_and_writes_nothing(bank, dealer, supervisor):
+    contribute(bank, dealer, ref="a")
+    services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor)
+    with pytest.raises(AlreadyReversed):
+        services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor)
+    assert PendingReversal.objects.filter(bank=bank).count() == 1
+
+
+def test_the_migration_gives_reversals_already_in_the_ledger_their_row(bank, dealer, supervisor):
+    """Upgraded from before the queue: a round reversed then is refused a second reversal."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("jackpot.migrations.0007_pending_reversal")
+    contribute(bank, dealer, ref="a")
+    line = reverse(bank, supervisor, ref="a", reason="misdeal")
+    PendingReversal.objects.all().delete()  # as the ledger stood before the queue existed
+    migration.record_past_reversals(apps, None)
+    row = PendingReversal.objects.get(bank=bank, reference="a")
+    assert (row.entry_id, row.actor_id, row.reason) == (line.pk, supervisor.pk, "misdeal")
+    with pytest.raises(AlreadyReversed):
+        services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor)

@@ -8,7 +8,7 @@ from jackpot import services
 from jackpot.errors import InvalidParameters, JackpotError, WrongContributionAmount
 from jackpot.models import Bank, Hit, MeterEntry, PendingContribution
 from jackpot.selectors import level_amount
-from tests.jackpot.factories import DEFAULTS, contribute
+from tests.jackpot.factories import DEFAULTS, contribute, reverse
 
 
 def ledger_of(bank: Bank) -> tuple:
@@ -152,7 +152,7 @@ def test_a_dealer_cannot_reverse_a_rounds_contribution(bank, dealer):
 
 def test_a_supervisor_reverses_a_rounds_contribution(bank, dealer, supervisor):
     contribute(bank, dealer, ref="a")
-    entry = services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor)
+    entry = reverse(bank, supervisor, ref="a")
     assert entry.kind == MeterEntry.Kind.REVERSAL
 
 
