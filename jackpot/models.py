@@ -289,7 +289,32 @@ def meter_entry_digest(entry, key: str) -> str:
 LEDGER_GENESIS = GENESIS  # the "previous hash" of a bank's first line
 
 
-class PendingContribution(models.Model):
+class QueuedForPosting(models.Model):
+    """What a contribution and a reversal waiting to be posted both record: who and when
+    (the time, gaming date and shift the ledger line will keep), and the line once posted."""
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,  # one index less to write per row; never searched by actor
+    )
+    created_at = models.DateTimeField()
+    gaming_date = models.DateField(null=True, blank=True)
+    shift = models.CharField(max_length=8, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def posted(self) -> bool:
+        return self.entry_id is not None
+
+
+class PendingContribution(QueuedForPosting):
     """A contribution accepted from a table, waiting to be posted to the meter.
 
     Writing one takes no lock, so tables never wait for each other; `services.bank_post_pending`
@@ -313,18 +338,6 @@ class PendingContribution(models.Model):
     reference = models.CharField(max_length=120)  # the round's idempotency key
     wager_count = models.IntegerField()
     wager_cents = models.BigIntegerField()
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-        db_constraint=False,
-        db_index=False,  # one index less to write per contribution; never searched by actor
-    )
-    created_at = models.DateTimeField()
-    gaming_date = models.DateField(null=True, blank=True)
-    shift = models.CharField(max_length=8, blank=True)
     entry = models.OneToOneField(
         MeterEntry,
         null=True,
@@ -355,12 +368,8 @@ class PendingContribution(models.Model):
         state = f"entry #{self.entry_id}" if self.entry_id else "waiting"
         return f"{self.bank_id}/{self.reference} x{self.wager_count} ({state})"
 
-    @property
-    def posted(self) -> bool:
-        return self.entry_id is not None
 
-
-class PendingReversal(models.Model):
+class PendingReversal(QueuedForPosting):
     """A void's reversal of a round's contribution, approved and waiting to be posted.
 
     A void's approval writes this row and commits, with no lock on the bank, as a table's
@@ -382,19 +391,7 @@ class PendingReversal(models.Model):
         db_index=False,  # the unique (bank, reference) index starts with it
     )
     reference = models.CharField(max_length=120)  # the reversed round's reference
-    actor = models.ForeignKey(  # the supervisor who approved the void
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-        db_constraint=False,
-        db_index=False,
-    )
-    reason = models.CharField(max_length=500, blank=True)
-    created_at = models.DateTimeField()
-    gaming_date = models.DateField(null=True, blank=True)
-    shift = models.CharField(max_length=8, blank=True)
+    reason = models.CharField(max_length=500, blank=True)  # actor: who approved the void
     entry = models.OneToOneField(
         MeterEntry,
         null=True,
@@ -423,10 +420,6 @@ class PendingReversal(models.Model):
     def __str__(self) -> str:
         state = f"entry #{self.entry_id}" if self.entry_id else "waiting"
         return f"{self.bank_id}/{self.reference} reversed ({state})"
-
-    @property
-    def posted(self) -> bool:
-        return self.entry_id is not None
 
 
 class Hit(models.Model):

@@ -1,5 +1,6 @@
 """Contributions are queued without a lock, then posted to the meter in batches."""
 
+import contextlib
 import threading
 import time
 
@@ -142,6 +143,25 @@ def test_the_cached_totals_stay_the_ledger_sums_after_batches(db, manager, deale
 # --- PostgreSQL: real concurrency -----------------------------------------------------------
 
 
+@contextlib.contextmanager
+def _posting_lock_held_elsewhere(bank):
+    """Another session holds the bank's posting lock (a poster at work) for the block."""
+    import psycopg
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    other = psycopg.connect(
+        host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"], dbname=db["NAME"],
+        autocommit=True,
+    )  # fmt: skip
+    try:
+        other.execute("SELECT pg_advisory_lock(%s, %s)", [POSTING_LOCK, bank.pk])
+        yield
+        other.execute("SELECT pg_advisory_unlock(%s, %s)", [POSTING_LOCK, bank.pk])
+    finally:
+        other.close()
+
+
 def _wait_for_a_blocked_lock(timeout: float = 10.0) -> None:
     with connections["default"].cursor() as cursor:
         deadline = time.monotonic() + timeout
@@ -216,22 +236,10 @@ def test_a_writer_that_finds_posting_running_does_two_statements(django_assert_n
     manager, dealer = make_staff(Role.MANAGER), make_staff(Role.DEALER)
     bank = make_bank(manager=manager)
     contribute(bank, dealer, ref="warm-up")  # roles cached, the clock's cache filled
-    import psycopg
-    from django.conf import settings
-
-    db = settings.DATABASES["default"]
-    other = psycopg.connect(
-        host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"], dbname=db["NAME"],
-        autocommit=True,
-    )  # fmt: skip
-    try:
-        other.execute("SELECT pg_advisory_lock(%s, %s)", [POSTING_LOCK, bank.pk])
+    with _posting_lock_held_elsewhere(bank):
         with django_assert_num_queries(2):  # the accepting INSERT, the try of the posting lock
             pending = contribute(bank, dealer, ref="r1")
         assert pending.entry is None
-        other.execute("SELECT pg_advisory_unlock(%s, %s)", [POSTING_LOCK, bank.pk])
-    finally:
-        other.close()
     assert services.bank_post_pending(bank_id=bank.pk) == 1
 
 
@@ -336,21 +344,9 @@ def test_a_reversal_committed_while_another_posts_is_posted_by_the_next_look():
     supervisor = make_staff(Role.SUPERVISOR)
     bank = make_bank(manager=manager)
     contribute(bank, dealer, ref="void")
-    import psycopg
-    from django.conf import settings
-
-    db = settings.DATABASES["default"]
-    other = psycopg.connect(
-        host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"], dbname=db["NAME"],
-        autocommit=True,
-    )  # fmt: skip
-    try:
-        other.execute("SELECT pg_advisory_lock(%s, %s)", [POSTING_LOCK, bank.pk])
+    with _posting_lock_held_elsewhere(bank):
         pending = services.bank_reverse(bank_id=bank.pk, reference="void", actor=supervisor)
         assert PendingReversal.objects.get(pk=pending.pk).entry_id is None  # left to the poster
-        other.execute("SELECT pg_advisory_unlock(%s, %s)", [POSTING_LOCK, bank.pk])
-    finally:
-        other.close()
     # The poster's look after its release (and the minute's beat) finds a waiting reversal too.
     assert services.bank_post_pending(bank_id=bank.pk) == 0  # no contribution was waiting
     assert PendingReversal.objects.get(pk=pending.pk).entry_id is not None
