@@ -14,7 +14,7 @@ advisory lock (POSTING_LOCK, bank id). After committing its row, a writer TRIES 
 (one statement, never waits). If it gets it, it posts (waiting for the bank row if a hit or
 an adjustment holds it), releases it, then looks for waiting rows and, if any, tries again.
 If it does not get it, it returns at once: its row is posted by the poster. Also,
-bank_lock_and_post (hits, reversals, adjustments, status, parameters) posts every waiting
+bank_lock_and_post (hits, adjustments, status, parameters) posts every waiting
 row right after locking the bank, so nothing reads a meter missing a committed contribution.
 
 No row is stranded. A writer commits its row BEFORE it tries the posting lock. If the try
