@@ -4,11 +4,9 @@ import logging
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit
-from casino.clock import stamp
 from casino.roles import Role, require_role
 from jackpot import feed
 from jackpot.errors import (
@@ -57,10 +55,17 @@ RETURNING id
 """
 
 
-def _accept(*, bank_id, reference, wager_count, wager_cents, actor_id) -> int | None:
-    at = timezone.now()
-    gaming_date, shift = stamp(at)
+def _stamp_params(when: When) -> list:
+    """The time, gaming date and shift of a queued row, as its INSERT takes them."""
     ops = connection.ops
+    return [
+        ops.adapt_datetimefield_value(when.at),
+        ops.adapt_datefield_value(when.gaming_date),
+        when.shift,
+    ]
+
+
+def _accept(*, bank_id, reference, wager_count, wager_cents, actor_id) -> int | None:
     if getattr(settings, "JACKPOT_ASYNC_COMMIT", False) and connection.vendor == "postgresql":
         if not connection.in_atomic_block:
             with transaction.atomic():  # SET LOCAL needs a transaction of its own
@@ -82,9 +87,7 @@ def _accept(*, bank_id, reference, wager_count, wager_cents, actor_id) -> int | 
                 wager_count,
                 wager_cents,
                 actor_id,
-                ops.adapt_datetimefield_value(at),
-                ops.adapt_datefield_value(gaming_date),
-                shift,
+                *_stamp_params(When.now()),
                 bank_id,
                 wager_cents,
             ],
@@ -220,8 +223,9 @@ def bank_reverse(*, bank_id: int, reference: str, actor, reason: str = "") -> Pe
     and posted to the meter after the caller's commit, by the bank's poster, right after the
     contributions waiting with it (services.posting). Meter, overflow, reserve and the
     sub-cent carries then move back by exactly what the contribution added; reversing the
-    latest contribution restores the bank to the very state it had before it. `.entry` of
-    the returned row is the REVERSAL ledger line once posted. Allowed on a closed bank: the
+    latest contribution restores the bank to the very state it had before it. The returned
+    row is the one written; once posted (refresh it), `.entry` is its REVERSAL ledger line.
+    Allowed on a closed bank: the
     void must still be recorded. A round is reversed once: asking again raises
     AlreadyReversed, and nothing is written.
     """
@@ -231,22 +235,11 @@ def bank_reverse(*, bank_id: int, reference: str, actor, reason: str = "") -> Pe
     bank_id_checked(bank_id)
     text_checked(reference, what=_("the round's reference"), max_length=120, code="bad_reference")
     text_checked(reason, what=_("the reason"), max_length=500, code="bad_reason")
-    at = timezone.now()
-    gaming_date, shift = stamp(at)
-    ops = connection.ops
+    when = When.now()
     # One statement, no savepoint: when it inserts nothing, nothing was written.
     with connection.cursor() as cursor:
         cursor.execute(
-            _QUEUE_REVERSAL,
-            [
-                actor.pk,
-                reason,
-                ops.adapt_datetimefield_value(at),
-                ops.adapt_datefield_value(gaming_date),
-                shift,
-                bank_id,
-                reference,
-            ],
+            _QUEUE_REVERSAL, [actor.pk, reason, *_stamp_params(when), bank_id, reference]
         )
         row = cursor.fetchone()
     if row is None:
@@ -258,9 +251,9 @@ def bank_reverse(*, bank_id: int, reference: str, actor, reason: str = "") -> Pe
         reference=reference,
         actor=actor,
         reason=reason,
-        created_at=at,
-        gaming_date=gaming_date,
-        shift=shift,
+        created_at=when.at,
+        gaming_date=when.gaming_date,
+        shift=when.shift,
     )
 
 

@@ -251,7 +251,7 @@ def _post_contributions(bank: Bank, audits: list) -> dict[int, MeterEntry]:
     # (bank, seq) is unique: seq is within one bank.
     insert_many(entries, key="seq", include_pk=True)
     ids = [row[0] for row in rows]
-    _link(ids, [entry.pk for entry in entries])
+    _link(PendingContribution, ids, [entry.pk for entry in entries])
     return dict(zip(ids, entries, strict=True))
 
 
@@ -278,14 +278,18 @@ def _post_reversals(bank: Bank, audits: list) -> int:
             reference__in=[r.reference for r in waiting_reversals],
         )
     }
+    entries = []
     for pending in waiting_reversals:
         if pending.reference not in originals:  # the queueing INSERT saw it accepted
             raise RuntimeError(f"reversal {pending.pk}: contribution not posted first")
-        _post_reversal(bank, pending, originals[pending.reference], audits)
+        entries.append(_post_reversal(bank, pending, originals[pending.reference], audits))
+    _link(PendingReversal, [r.pk for r in waiting_reversals], [e.pk for e in entries])
     return len(waiting_reversals)
 
 
-def _post_reversal(bank: Bank, pending: PendingReversal, original: MeterEntry, audits) -> None:
+def _post_reversal(
+    bank: Bank, pending: PendingReversal, original: MeterEntry, audits: list
+) -> MeterEntry:
     meter, meter_carry = _undo_carry(
         -original.meter_delta_cents, original.meter_carry_delta_ppm, bank.meter_carry_ppm
     )
@@ -315,7 +319,6 @@ def _post_reversal(bank: Bank, pending: PendingReversal, original: MeterEntry, a
     # A round voided after a hit paid out its contribution would leave the meter below the
     # reset amount (Fla 75-14.034: never below it): a recorded reseed tops it up again.
     topped_up = reset_to_seed(bank, when=when, actor=pending.actor, reference=pending.reference)
-    PendingReversal.objects.filter(pk=pending.pk).update(entry=entry)
     audits.append(
         {
             "actor_id": pending.actor_id,
@@ -333,6 +336,7 @@ def _post_reversal(bank: Bank, pending: PendingReversal, original: MeterEntry, a
             },
         }
     )
+    return entry
 
 
 # Two-int advisory key (POSTING_LOCK, bank id); the audit chain uses a one-bigint key, and the
@@ -401,21 +405,20 @@ def _post_holding_the_lock(bank_id: int, *, first_try: str) -> dict[int, MeterEn
     return posted
 
 
-def _link(pending_ids: list[int], entry_ids: list[int]) -> None:
-    """Set each pending row's `entry` to the ledger line it was posted into."""
+def _link(model, pending_ids: list[int], entry_ids: list[int]) -> None:
+    """Set each waiting row's `entry` (of `model`: PendingContribution or PendingReversal) to
+    the ledger line it was posted into, in one statement."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(
-                "UPDATE jackpot_pendingcontribution AS p SET entry_id = v.entry"
+                f"UPDATE {model._meta.db_table} AS p SET entry_id = v.entry"
                 " FROM (SELECT unnest(%s::bigint[]) AS id, unnest(%s::bigint[]) AS entry) AS v"
                 " WHERE p.id = v.id",
                 [pending_ids, entry_ids],
             )
         return
-    rows = [
-        PendingContribution(pk=p, entry_id=e) for p, e in zip(pending_ids, entry_ids, strict=True)
-    ]
-    PendingContribution.objects.bulk_update(rows, ["entry"])
+    rows = [model(pk=p, entry_id=e) for p, e in zip(pending_ids, entry_ids, strict=True)]
+    model.objects.bulk_update(rows, ["entry"])
 
 
 class _PostAfterCommit:
@@ -464,7 +467,8 @@ def post_waiting(bank_id: int, *, known_waiting: bool = True) -> dict[int, Meter
 
 
 def bank_post_pending(*, bank_id: int) -> int:
-    """Post the bank's waiting contributions to its meter; returns how many were posted.
+    """Post the bank's waiting contributions and reversals to its meter; returns how many
+    contributions were posted.
 
     One lock-free statement when nothing waits; when posting is already running, returns
     at once (that poster posts them). Readings and reconciliation call it before they read the

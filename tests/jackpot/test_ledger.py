@@ -16,7 +16,7 @@ from jackpot.errors import (
     TwoPeopleRequired,
     WrongContributionAmount,
 )
-from jackpot.models import AppendOnly, Bank, MeterEntry
+from jackpot.models import AppendOnly, Bank, MeterEntry, PendingReversal
 from jackpot.selectors import ledger_totals
 from tests.jackpot.factories import contribute, hit, make_bank, reverse
 
@@ -179,6 +179,7 @@ def test_a_second_reversal_of_the_same_round_is_refused(bank, dealer, supervisor
     with pytest.raises(AlreadyReversed):
         services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor)
     assert state(bank) == before
+    assert PendingReversal.objects.filter(bank=bank).count() == 1  # nothing queued again
 
 
 def test_reversing_a_round_that_never_contributed_is_a_clear_error(bank, dealer, supervisor):

@@ -374,14 +374,6 @@ def test_a_contribution_and_its_reversal_waiting_together_post_in_that_order(
     assert services.bank_reconcile(bank_id=bank.pk) == []
 
 
-def test_a_second_reversal_queued_is_refused_and_writes_nothing(bank, dealer, supervisor):
-    contribute(bank, dealer, ref="a")
-    services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor)
-    with pytest.raises(AlreadyReversed):
-        services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor)
-    assert PendingReversal.objects.filter(bank=bank).count() == 1
-
-
 def test_the_migration_gives_reversals_already_in_the_ledger_their_row(bank, dealer, supervisor):
     """Upgraded from before the queue: a round reversed then is refused a second reversal."""
     import importlib
