@@ -1,6 +1,6 @@
 from django.urls import path
 
-from casino import views
+from casino import health, views
 
 app_name = "casino"
 urlpatterns = [
@@ -11,4 +11,6 @@ urlpatterns = [
     path("language/mine/", views.my_language_view, name="my_language"),
     path("staff/locked-pins/", views.locked_pins_view, name="locked_pins"),
     path("account/secrets/", views.change_secrets_view, name="change_secrets"),
+    path("healthz", health.healthz_view, name="healthz"),
+    path("readyz", health.readyz_view, name="readyz"),
 ]
