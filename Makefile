@@ -54,7 +54,8 @@ demo-month: install
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py demo_month --days 30 --tables 4 --rounds 60
 
-# Socket limits of `make serve` (README, "Request and socket limits"): a request's head within
+# Socket limits of `make serve` (docs/operations/security.md, "Security headers, request and
+# socket limits"): a request's head within
 # SERVER_HEAD_SECONDS and SERVER_HEAD_MAX_BYTES (casino/server_limits.py), WebSocket messages
 # up to 64 KiB and 8 queued per socket, a ping every 20 s (a peer silent 20 s more is
 # dropped), idle keep-alive connections closed after 5 s, at most 2000 connections per worker.

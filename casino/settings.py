@@ -214,8 +214,8 @@ STORAGES = {
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-# Which channels-redis layer carries the display feed; chosen by measurement (see README:
-# `manage.py jackpot_bench_sockets`, 500 sockets on one bank: p99 159 ms vs 226 ms pubsub).
+# Which channels-redis layer carries the display feed; chosen by measurement with
+# `manage.py jackpot_bench_sockets` (docs/benchmarks.md, "Display sockets").
 CHANNEL_LAYER_BACKEND = os.environ.get(
     "CHANNEL_LAYER_BACKEND", "channels_redis.core.RedisChannelLayer"
 )
@@ -241,7 +241,8 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 # Opt-in: accepting a progressive contribution (and bank_lock_and_post's transactions) commits
 # without waiting for the WAL flush. Faster, but a crash may lose the last fraction of a
-# second of committed rounds; see the README before turning it on.
+# second of committed rounds; see docs/architecture/progressive.md ("Contributions and
+# reversals are queued, then posted") before turning it on.
 JACKPOT_ASYNC_COMMIT = env_bool("JACKPOT_ASYNC_COMMIT", False)
 # Posting only derives ledger lines from contributions already durable, so by default it does
 # not wait for the disk (a lost posting is posted again); True makes it wait.

@@ -1,6 +1,6 @@
 """The demo floor's progressive bank and its one display (idempotent).
 
-DEMO_DISPLAY_TOKEN is public (it is printed by `make run` and written in the README): only
+DEMO_DISPLAY_TOKEN is public (it is printed by `make run` and written in README.md): only
 its hash is stored, but anyone who reads this file can watch the demo bank's feed. Revoke
 it on any real installation: `manage.py display_token demo --name "Démo" --revoke`.
 """

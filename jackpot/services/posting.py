@@ -95,7 +95,7 @@ def lock_bank(bank_id: int, *, post: str) -> Bank:
             )
         if getattr(settings, "JACKPOT_ASYNC_COMMIT", False):
             with connection.cursor() as cursor:
-                # Opt-in (see README): the commit returns before its WAL reaches the disk.
+                # Opt-in (docs/operations/settings.md): the commit returns before its WAL reaches the disk.
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
     try:
         # FOR NO KEY UPDATE: excludes every other locker of the bank, but not the foreign-key
@@ -373,8 +373,9 @@ def _post_in_transactions(bank_id: int, *, until_empty: bool = False) -> dict[in
                 settings, "JACKPOT_POSTING_SYNC_COMMIT", False
             ):
                 # Posting only derives ledger lines from rows already durable: its commit
-                # need not wait for the disk (README, "ledger"). A crash may lose the last
-                # postings; their rows are waiting again and the next posting redoes them.
+                # need not wait for the disk (docs/architecture/progressive.md, "Contributions
+                # and reversals are queued, then posted"). A crash may lose the last postings;
+                # their rows are waiting again and the next posting redoes them.
                 # Any later synchronous commit (an acceptance, a hit) flushes them first.
                 # (set_config(..., true) is SET LOCAL, sent with the lock: one round trip.)
                 setting = "set_config('synchronous_commit', 'off', true)"

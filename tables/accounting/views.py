@@ -90,8 +90,9 @@ def report_page(request):
 def _closing_checkpoint(period: Period):
     """A shift's report shows the audit checkpoint written when the shift ended (the chain's
     head, and each bank's ledger head), so that a printed report keeps, outside the
-    database, what the records said at that moment (README, "Checkpoints outside the
-    database"). None for other periods and for a shift not over yet."""
+    database, what the records said at that moment (docs/reference/audit-log.md,
+    "Checkpoints outside the database"). None for other periods and for a shift not over
+    yet."""
     if period.kind != "shift":
         return None
     found = shift_checkpoint(period.first, period.shift)

@@ -56,8 +56,9 @@ OPENAPI = {
         "title": "Tapis round API",
         "version": "1",
         "description": "Rounds of Ultimate Texas Hold'em at the table: see spec/round-api.md "
-        "and the README. Money is integer cents; session authentication; unsafe requests send "
-        "X-CSRFToken; every write carries `key`, every write to a round `expected_seq`.",
+        "and docs/reference/round-api.md. Money is integer cents; session authentication; "
+        "unsafe requests send X-CSRFToken; every write carries `key`, every write to a round "
+        "`expected_seq`.",
     },
     "components": {
         "securitySchemes": {"session": {"type": "apiKey", "in": "cookie", "name": "sessionid"}},

@@ -4,7 +4,7 @@
 `spec/settle.md` (the CLI's `settle` command) and parses its input with error paths such as
 `seats[2].hole[1]`. Both are pure: the same input always gives the same output.
 
-Decisions where the spec leaves room (also in the README):
+Decisions where the spec leaves room (also in docs/architecture/decisions.md, "The engine"):
 
 - **Void reason.** When several causes hold, the reason is the first *declared* voiding
   irregularity (in the order declared), else `wrong_card_count`, else `duplicate_card`: what

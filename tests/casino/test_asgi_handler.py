@@ -1,6 +1,6 @@
 """casino.asgi's HTTP handler: Django's own, with the whole request (middleware and view) in
-one hop to the request's thread instead of three (README, "Benchmark: 8 tables against
-`make serve`")."""
+one hop to the request's thread instead of three (docs/architecture/overview.md, "Where a
+tap's time goes")."""
 
 import asyncio
 import threading

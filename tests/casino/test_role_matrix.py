@@ -1,6 +1,6 @@
 """Who may do what, cell by cell: each row of ROLE_MATRIX is tried by a person holding each
-role alone, through the service itself or, for a page, its view. The README's role matrix
-is this same data (test_the_readme_shows_this_matrix)."""
+role alone, through the service itself or, for a page, its view. The role matrix of
+docs/reference/roles.md is this same data (test_the_roles_page_shows_this_matrix)."""
 
 import pathlib
 
@@ -148,7 +148,7 @@ def _own_secrets(person, world):
     staffing.staff_secrets_change(staff=person, password=PASSWORD, pin="8642")
 
 
-# action (as the README says it) -> (roles that may, how it is tried)
+# action (as docs/reference/roles.md says it) -> (roles that may, how it is tried)
 ROLE_MATRIX = {
     "Open the floor pages (`/tables/`)": ({D, S, M, A}, page("tables:table_list")),
     "Record a progressive hit (`hit_record`)": ({D, S}, service(_hit_record)),
@@ -184,8 +184,8 @@ def test_each_role_may_do_exactly_what_the_matrix_says(db, casino_property, acti
     assert attempt(person, World()) is (role in allowed), f"{role}: {action}"
 
 
-def _readme_matrix() -> dict[str, set[str]]:
-    text = (pathlib.Path(__file__).parents[2] / "README.md").read_text()
+def _documented_matrix() -> dict[str, set[str]]:
+    text = (pathlib.Path(__file__).parents[2] / "docs" / "reference" / "roles.md").read_text()
     block = text.split("<!-- role-matrix -->")[1].split("<!-- /role-matrix -->")[0]
     rows = [line for line in block.splitlines() if line.startswith("| ")]
     header = [cell.strip() for cell in rows[0].strip("|").split("|")]
@@ -196,8 +196,8 @@ def _readme_matrix() -> dict[str, set[str]]:
     return found, header
 
 
-def test_the_readme_shows_this_matrix():
-    found, header = _readme_matrix()
+def test_the_roles_page_shows_this_matrix():
+    found, header = _documented_matrix()
     assert header[1:] == [f"`{r}`" for r in COLUMNS]
     by_column = {f"`{r}`": r for r in COLUMNS}
     assert {action: {by_column[c] for c in cols} for action, cols in found.items()} == {

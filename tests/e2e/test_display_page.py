@@ -1,6 +1,7 @@
 """The jackpot display page in real Chromium, against a real ASGI server."""
 
 import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -11,6 +12,7 @@ from tests.jackpot.display.support import commit_hit, commit_meter, commit_statu
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 LEVEL = '#jackpot-display [data-level="royal_flush"]'
+SCREENSHOTS = Path(__file__).parent / "screenshots"
 
 
 def plain(text: str) -> str:
@@ -36,6 +38,7 @@ def test_display_shows_the_amount_and_updates_without_overshooting(
     assert plain(page.inner_text(f"{LEVEL} [data-amount]")) == "12 345,67 €"
     assert plain(page.inner_text('[data-level="straight_flush"] [data-amount]')) == "1 234,56 €"
     assert "Quinte flush royale" in page.inner_text(LEVEL)
+    page.screenshot(path=str(SCREENSHOTS / "display-fr.png"))  # the README's and the guides'
 
     # Record every value the screen paints while it counts up.
     page.evaluate(

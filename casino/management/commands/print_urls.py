@@ -18,6 +18,7 @@ class Command(BaseCommand):
             "",
             "Tapis is starting.",
             f"  Floor (tables):   {base}/",
+            f"  Dealer tablet:    {base}/login/pin/?next=/tablet/",
             f"  Tablet login:     {base}/login/pin/",
             f"  Locked PINs:      {base}/staff/locked-pins/",
             f"  Pit:              {base}/pit/",

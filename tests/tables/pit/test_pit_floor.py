@@ -257,7 +257,8 @@ def queries_of(client, path) -> int:
     return len(seen.captured_queries)
 
 
-# What each read of the dashboard may cost, whatever the number of tables (README figures).
+# What each read of the dashboard may cost, whatever the number of tables (docs/reference/pit.md,
+# "Tests").
 BUDGETS = {
     "/pit/": 20,
     "/pit/fragments/cards/": 12,
