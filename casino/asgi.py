@@ -19,8 +19,8 @@ class SyncStackASGIHandler(ASGIHandler):
     request's thread. Every view and middleware of the house is synchronous: Django's own
     handler runs the middleware in that thread, comes back to the event loop to resolve the
     URL, then goes to the thread again for the view, and each hop waits its turn on a loop
-    that serves every other socket of the worker (measured: README, "Benchmark: 8 tables
-    against `make serve`"). The request thread is the same one Django would use (one per
+    that serves every other socket of the worker (docs/architecture/overview.md, "Where a
+    tap's time goes"). The request thread is the same one Django would use (one per
     request, ThreadSensitiveContext), so connections and transactions are as before."""
 
     def __init__(self):

@@ -5,8 +5,7 @@ Sending. `group_send` and `channel_send` work from any sync code: a view, a serv
 Celery worker. With Redis they go through ONE long-lived event loop per process, started on
 first use and started again in a forked child (a Celery prefork worker must not reuse its
 parent's dead loop thread): async_to_sync would build a loop, and channels-redis a
-connection, per message (measured in a Celery worker: ~1.7 ms per message with spikes past
-100 ms, against 0.09 ms). The in-memory layer's queues belong to the server's own loop, so
+connection, per message (many times slower, with long spikes). The in-memory layer's queues belong to the server's own loop, so
 there async_to_sync is the right way in. `after_commit` schedules a send once the change it
 announces is committed.
 
@@ -105,8 +104,8 @@ def group_send(group: str, event: dict) -> None:
 
 def group_send_soon(group: str, event: dict) -> None:
     """`group_send` without waiting for it: for what a dealer's request announces after its
-    commit, whose answer needs nothing from the send (measured: about 1.5 ms of a round
-    step's 16 went to waiting for its two sends). Sends go out in the order given. With the
+    commit, whose answer needs nothing from the send (waiting for its sends was a visible share
+    of a round step's time). Sends go out in the order given. With the
     in-memory layer (no Redis), the same as group_send."""
     layer = get_channel_layer()
     if layer is None:

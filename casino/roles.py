@@ -49,7 +49,7 @@ def _tables() -> dict[str, str]:
 
 def _roles_read(staff_id) -> set[str]:
     """`staff.groups.values_list("name")` in SQL: the ORM took three times the database's own
-    time to build the query (README, round API benchmark)."""
+    time to build the query (docs/architecture/overview.md, "Where a tap's time goes")."""
     sql = "SELECT g.name FROM {group} g JOIN {memberships} m ON m.group_id = g.id".format(
         **_tables()
     )

@@ -6,8 +6,7 @@ layer lost (the in-memory layer never hears another process; Redis may drop a me
 token revoked elsewhere closes the socket at the next beat, and a socket still behind the
 bank's committed `seq` one beat after it saw it is caught up from the committed row. One
 `FeedWatch` per process (per event loop) does those reads for all its sockets: one query
-per half beat, not one per socket (500 sockets each querying every 5 s doubled the feed's
-latency in jackpot_bench_sockets).
+per half beat, not one per socket (which would grow with the screens).
 """
 
 import asyncio

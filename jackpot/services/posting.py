@@ -1,32 +1,13 @@
-"""Posting: the bank lock, and queued contributions and reversals posted to the ledger under it.
+"""Posting: the bank lock, and the queued contributions and reversals turned into ledger lines
+under it.
 
-A table's contribution is first written as a PendingContribution and committed, with no lock
-(services.ledger.bank_contribute); so is a void's reversal, as a PendingReversal
-(services.ledger.bank_reverse). Posting then locks the bank row, turns every waiting
-contribution into its ledger line (in id order, the sub-cent carries exactly as one by one),
-then every waiting reversal (each after the contribution it reverses), writes one audit entry
-per line in a single batch, and commits. One transaction posts what many tables wrote
-meanwhile: the locked section is paid once per batch, not once per contribution. "Waiting
-rows" below means both kinds.
-
-Who posts (PostgreSQL). Each bank has one poster at a time: whoever holds the session
-advisory lock (POSTING_LOCK, bank id). After committing its row, a writer TRIES that lock
-(one statement, never waits). If it gets it, it posts (waiting for the bank row if a hit or
-an adjustment holds it), releases it, then looks for waiting rows and, if any, tries again.
-If it does not get it, it returns at once: its row is posted by the poster. Also,
-bank_lock_and_post (hits, adjustments, status, parameters) posts every waiting
-row right after locking the bank, so nothing reads a meter missing a committed contribution.
-
-No row is stranded. A writer commits its row BEFORE it tries the posting lock. If the try
-fails, the poster held the lock then; the poster releases it only after posting, and looks
-for waiting rows only AFTER releasing it: that look comes after the writer's commit and sees
-the row (it posts it, or the writer that took the lock meanwhile does, by the same rule).
-The bank row's lock plays no part in this, so a hit that holds the bank and then rolls back
-strands nothing. The one remaining case: posting that fails (a database error) gives up; its
-rows stay waiting, durable, until the bank is next posted (the next contribution, any
-bank_lock_and_post, the minute's shift-change reading, the reconciliation).
-
-SQLite serialises every writer: posting there simply runs after the row is written.
+A table's contribution and a void's reversal are written with no lock (services.ledger), so
+that no dealer waits for the bank; posting then locks the bank row once and turns every
+waiting row into its ledger line, with one batch of audit entries. One poster per bank at a
+time (PostgreSQL's advisory lock POSTING_LOCK): a writer only tries it, and the poster looks
+again after releasing it, so no committed row is left unposted. Why it is shaped so, and the
+proof that nothing is stranded: docs/architecture/progressive.md, "Contributions and reversals
+are queued, then posted".
 """
 
 import time

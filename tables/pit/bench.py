@@ -5,7 +5,8 @@ table moves, wait the page's debounce, then read the cards of the tables that mo
 card read, the delay is from the commit of the round event the card now shows (the event's
 time, taken just before its transaction commits, so the figure errs on the long side) to the
 moment the card arrived. It also records the server time of every read (Server-Timing).
-Run against `make serve` while `simulate_floor` plays (README, "The pit boss's screen").
+Run against `make serve` while `simulate_floor` plays (docs/benchmarks.md, "Pit: commit to
+screen").
 """
 
 import asyncio

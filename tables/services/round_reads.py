@@ -2,9 +2,8 @@
 
 A dealer's tap reads the round (locked) with who deals its table now, the write already kept
 under the request's key (a retry) and the round's events. Through the ORM, building these
-queries cost several times the database's own answer: about 5 ms of a worker's CPU per tap
-of the 15 or so a tap costs, on the 2-core machine of the round API's benchmark (README,
-"Benchmark: 8 tables against `make serve`"). Everything else a step does stays in the ORM.
+queries cost several times the database's own answer, on every tap
+(docs/architecture/overview.md, "Where a tap's time goes"). Everything else a step does stays in the ORM.
 """
 
 import json
