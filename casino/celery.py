@@ -85,8 +85,9 @@ def delay_soon(task, *args) -> None:
     """Queue `task` for a worker without waiting for the broker: for work a request hands
     over after its commit, whose answer needs nothing from it (a contribution's posting, the
     pit's checks): handing a task to Redis made the request wait for the broker
-    (docs/architecture/overview.md, "Where a tap's time goes"). With the broker down, the hand-off thread
-    runs the task itself; with eager Celery (the embedded defaults, the tests) it runs now."""
+    (docs/architecture/overview.md, "Where a tap's time goes"). With the broker down, the
+    hand-off thread runs the task itself; with eager Celery (the embedded defaults, the
+    tests) it runs now."""
     if app.conf.task_always_eager:
         _queue_or_run(task, *args)
     else:

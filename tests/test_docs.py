@@ -8,6 +8,8 @@
 - Every setting-like name a page gives (`SOME_NAME` in code) exists: a Django setting, a
   documented variable, or a name in the project's code.
 - Every `make` target and `manage.py` command a page names exists.
+- The code refers to the documentation by page and heading (`docs/x.md, "Heading"`), never by
+  line: every such page and heading exists.
 """
 
 import ast
@@ -150,6 +152,33 @@ def test_github_slugs_are_the_ones_github_gives():
         "les-approbations---en-attente-dapprobation-"
     )
     assert github_slug("Win, hold, variance, theoretical") == "win-hold-variance-theoretical"
+
+
+# --- the code's references to the docs ------------------------------------------------------
+
+DOC_REFERENCE = re.compile(r'(docs/[\w/.-]+\.md)(?:[,:]?\s*\(?\s*"([^"]+)")?')
+
+
+def _code_files() -> list[Path]:
+    files = [ROOT / "Makefile", ROOT / ".ci" / "run"]
+    for top in ("casino", "tables", "jackpot", "tests"):
+        files += [p for p in (ROOT / top).rglob("*.py") if "migrations" not in p.parts]
+    return [p for p in files if p != Path(__file__).resolve()]
+
+
+def test_every_reference_from_the_code_names_a_page_and_heading_that_exist():
+    broken, seen = [], 0
+    for path in _code_files():
+        # A reference may run over a comment's or a docstring's lines: read them as one.
+        text = re.sub(r"\s*\n\s*(?:#\s*)?", " ", path.read_text())
+        for page, heading in DOC_REFERENCE.findall(text):
+            seen += 1
+            where = f"{path.relative_to(ROOT)}: {page}"
+            if not (ROOT / page).exists():
+                broken.append(f"{where}: no such page")
+            elif heading and github_slug(heading) not in anchors(ROOT / page):
+                broken.append(f'{where}: no heading "{heading}"')
+    assert seen > 10 and not broken, "\n".join(broken)
 
 
 # --- settings --------------------------------------------------------------------------------

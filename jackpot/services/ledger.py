@@ -77,7 +77,8 @@ def _accept(*, bank_id, reference, wager_count, wager_cents, actor_id) -> int | 
                     actor_id=actor_id,
                 )
         with connection.cursor() as cursor:
-            # Opt-in (docs/operations/settings.md): the commit returns before its WAL reaches the disk.
+            # Opt-in (JACKPOT_ASYNC_COMMIT, docs/operations/settings.md): the commit returns
+            # before its WAL reaches the disk.
             cursor.execute("SET LOCAL synchronous_commit TO OFF")
     with connection.cursor() as cursor:
         cursor.execute(

@@ -76,7 +76,8 @@ def lock_bank(bank_id: int, *, post: str) -> Bank:
             )
         if getattr(settings, "JACKPOT_ASYNC_COMMIT", False):
             with connection.cursor() as cursor:
-                # Opt-in (docs/operations/settings.md): the commit returns before its WAL reaches the disk.
+                # Opt-in (JACKPOT_ASYNC_COMMIT, docs/operations/settings.md): the commit
+                # returns before its WAL reaches the disk.
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
     try:
         # FOR NO KEY UPDATE: excludes every other locker of the bank, but not the foreign-key

@@ -3,7 +3,8 @@
 A dealer's tap reads the round (locked) with who deals its table now, the write already kept
 under the request's key (a retry) and the round's events. Through the ORM, building these
 queries cost several times the database's own answer, on every tap
-(docs/architecture/overview.md, "Where a tap's time goes"). Everything else a step does stays in the ORM.
+(docs/architecture/overview.md, "Where a tap's time goes"). Everything else a step does
+stays in the ORM.
 """
 
 import json

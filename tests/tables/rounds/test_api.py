@@ -296,11 +296,12 @@ def test_every_round_endpoint_stays_within_its_query_budget(
 
 
 # On PostgreSQL a step's three writes are one statement (tables.services.round_writes) and the
-# audit entry's id comes with the chain's head: docs/benchmarks.md ("Round API") counts these, so a
-# change that adds a round trip to a tap shows here (a round without progressive wagers:
-# the tests post contributions inline, a server on a worker). Each count includes the
-# request's session and its staff member with roles (2) and the test's savepoint (2); an
-# audited step also reads the property's clock here (2 each time), which a server has cached.
+# audit entry's id comes with the chain's head: docs/benchmarks.md ("Round API: 8 tables against
+# `make serve`") counts these, so a change that adds a round trip to a tap shows here (a round
+# without progressive wagers: the tests post contributions inline, a server on a worker). Each
+# count includes the request's session and its staff member with roles (2) and the test's
+# savepoint (2); an audited step also reads the property's clock here (2 each time), which a
+# server has cached.
 POSTGRES_STATEMENTS = {
     "open": 18,
     "wagers_placed": 8,  # the table's limits come with the round
