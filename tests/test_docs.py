@@ -84,10 +84,9 @@ def _links() -> list[tuple[Path, str]]:
     links = []
     for page in PAGES:
         prose, _ = _prose_and_code(page.read_text())
-        for line in prose:
-            # Links inside inline code are text, not links.
-            for target in LINK.findall(CODE_SPAN.sub("", line)):
-                links.append((page, target))
+        # Links inside inline code are text, not links; a link's text may run over lines.
+        for target in LINK.findall(CODE_SPAN.sub("", "\n".join(prose))):
+            links.append((page, target))
     return links
 
 
