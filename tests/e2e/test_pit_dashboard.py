@@ -155,6 +155,13 @@ def test_a_void_declared_at_a_tablet_is_approved_from_the_pit_and_the_tablet_mov
     pit.wait_for_selector('.approval[data-kind="void"]', state="detached")
     browser_page.wait_for_selector("#tablet[data-stage=void]", timeout=5000)  # no tap needed
     assert browser_page.is_visible(f'button:text-is("{words["new_round"]}")')
+
+    # The table's page: its game recall shows the void, approved with the supervisor's PIN.
+    pit.click('.card h3 a:text-is("UTH 1")')
+    pit.click(".recall tr[data-round] details summary")
+    events = pit.inner_text(".recall tr[data-round] .events")
+    assert "void_approved" in events and "irregularity_declared" in events
+    pit.screenshot(path=str(SCREENSHOTS / f"pit-recall-{language}.png"), full_page=True)
     if language == "fr":
         from tests.e2e.test_tablet_language import english_left_on
 
