@@ -1,7 +1,8 @@
 """The OpenAPI description of the round API, served at `/api/openapi.json`.
 
-Written by hand beside spec/round-api.md (the contract); tests/tables/rounds/test_openapi.py
-checks that it names every route of tables/api/urls.py and nothing else.
+Written by hand beside spec/round-api.md (the contract); tests/tables/rounds/test_api.py
+(test_the_openapi_description_names_every_route) checks that it names every route of
+tables/api/urls.py and nothing else.
 """
 
 _ERROR = {
