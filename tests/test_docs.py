@@ -153,6 +153,24 @@ def test_github_slugs_are_the_ones_github_gives():
     assert github_slug("Win, hold, variance, theoretical") == "win-hold-variance-theoretical"
 
 
+PROJECT_PATH = re.compile(
+    r"(?<![\w/.])((?:casino|tables|jackpot|tests|static|templates|docs|\.ci)/[\w/.-]*\w)"
+    r"(?![\w/{*-])"  # not a pattern such as test_tablet_*.py
+)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_page_id)
+def test_every_project_file_a_page_names_exists(page):
+    """`tests/x/test_y.py`, `casino/audit.py`, `tables/services/_base.get_locked` (a module and
+    a name in it): each names a file of the repository."""
+    missing = []
+    for path in set(PROJECT_PATH.findall(page.read_text())):
+        module, _, _name = path.rpartition(".")
+        if not (ROOT / path).exists() and not (ROOT / f"{module}.py").exists():
+            missing.append(path)
+    assert not missing, f"{_page_id(page)} names files that are not there: {sorted(missing)}"
+
+
 # --- the code's references to the docs ------------------------------------------------------
 
 DOC_REFERENCE = re.compile(r'(docs/[\w/.-]+\.md)(?:[,:]?\s*\(?\s*"([^"]+)")?')
