@@ -215,20 +215,26 @@ def _documented_settings() -> dict[str, str]:
 
 
 def _environment_read_by_settings() -> set[str]:
-    """Every environment variable casino/settings.py reads (os.environ.get, env_bool)."""
+    """Every environment variable casino/settings.py reads: `os.environ.get("X")`,
+    `os.environ["X"]`, `os.getenv("X")`, or a helper of its own named `env...("X")`."""
     tree = ast.parse((ROOT / "casino" / "settings.py").read_text())
     names = set()
     for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute):
+            key = node.slice
+            if node.value.attr == "environ" and isinstance(key, ast.Constant):
+                names.add(key.value)
         if not isinstance(node, ast.Call) or not node.args:
             continue
         first = node.args[0]
         if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
             continue
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr == "get":
-            if isinstance(func.value, ast.Attribute) and func.value.attr == "environ":
+        if isinstance(func, ast.Attribute):
+            environ = isinstance(func.value, ast.Attribute) and func.value.attr == "environ"
+            if (environ and func.attr == "get") or func.attr == "getenv":
                 names.add(first.value)
-        elif isinstance(func, ast.Name) and func.id == "env_bool":
+        elif isinstance(func, ast.Name) and func.id.startswith("env"):
             names.add(first.value)
     return names
 
@@ -263,8 +269,8 @@ ENVIRONMENT_READERS = [
 def _environment_read() -> frozenset[str]:
     names = set(_environment_read_by_settings())
     for module, naming, reader in ENVIRONMENT_READERS:
-        assert "os.environ.get(" in (ROOT / reader).read_text(), reader
-        names |= set(re.findall(naming, (ROOT / module).read_text()))
+        if "os.environ" in (ROOT / reader).read_text():  # else it reads settings alone now
+            names |= set(re.findall(naming, (ROOT / module).read_text()))
     return frozenset(names)
 
 
