@@ -92,13 +92,13 @@ def _check_values(body: dict) -> None:
         if isinstance(value, dict):
             for key, child in value.items():
                 where = f"{path}.{key}" if path else key
-                if "\x00" in key:
+                if not _storable(key):
                     raise _nul(path or "body")
                 pending.append((child, depth + 1, where))
         elif isinstance(value, list):
             pending.extend((child, depth + 1, f"{path}[{i}]") for i, child in enumerate(value))
         elif isinstance(value, str):
-            if "\x00" in value:
+            if not _storable(value):
                 raise _nul(path)
         elif isinstance(value, bool) or value is None:
             continue
@@ -118,9 +118,24 @@ def _check_values(body: dict) -> None:
             )
 
 
+def _storable(text: str) -> bool:
+    """No NUL byte (PostgreSQL's text refuses it) and no lone surrogate: a `\\ud800` escape
+    is valid JSON but half a character, which no UTF-8 text holds (the database driver, the
+    cache and the JSON answer would each fail on it)."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _nul(path: str) -> RoundRefused:
+    # `path` names keys already checked (a bad key is refused before its value is looked at).
     return RoundRefused(
-        _("%(field)s contains a NUL byte, which no text may hold.") % {"field": path},
+        _("%(field)s contains a NUL byte or half a character, which no text may hold.")
+        % {"field": path},
         code="bad_text",
         field=path,
     )
