@@ -249,6 +249,11 @@ JACKPOT_ASYNC_COMMIT = env_bool("JACKPOT_ASYNC_COMMIT", False)
 # not wait for the disk (a lost posting is posted again); True makes it wait.
 JACKPOT_POSTING_SYNC_COMMIT = env_bool("JACKPOT_POSTING_SYNC_COMMIT", False)
 
+# The Celery worker and beat each leave a heartbeat this often; the pit shows an alert for one
+# not heard from for HEARTBEAT_SILENT_SECONDS (casino.heartbeat, docs/operations/resilience.md).
+HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "15"))
+HEARTBEAT_SILENT_SECONDS = float(os.environ.get("HEARTBEAT_SILENT_SECONDS", "60"))
+
 # The progressive's meter readings (every 15 minutes, and within a minute of each shift
 # change) and its reconciliation of the cached meters against the ledger (see jackpot.tasks).
 CELERY_BEAT_SCHEDULE: dict = {
@@ -273,6 +278,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
     # The pit's idle-table and dealer-rotation alerts (seconds: a crontab cannot go below 1 min).
     "pit-alerts-check": {"task": "tables.pit.tasks.alerts_check", "schedule": 30.0},
+    # Beat sends it, the worker runs it: the pit shows either one silent (casino.heartbeat).
+    "casino-heartbeat": {"task": "casino.heartbeat", "schedule": HEARTBEAT_SECONDS},
     # The gaming days that closed, rolled up for the reports (each day once; the reports are
     # right without it, only slower on long periods).
     "accounting-summarize-closed-days": {
