@@ -87,3 +87,19 @@ def test_make_serve_runs_the_worker_beat_and_web_under_the_supervisor():
     ):
         assert re.search(rf'"{program}=\S*{command}', recipe), (program, recipe)
     assert " & " not in recipe  # nothing started in the background, unwatched
+
+
+def test_each_production_unit_restarts_its_program_whatever_ends_it():
+    """docs/operations/systemd/: web, worker and beat, each restarted always, never given up
+    on, with the same command as `make serve`."""
+    units = REPO / "docs" / "operations" / "systemd"
+    for name, command in (
+        ("web", "uvicorn casino.asgi:application"),
+        ("worker", "celery -A casino worker"),
+        ("beat", "celery -A casino beat"),
+    ):
+        text = (units / f"tapis-{name}.service").read_text()
+        assert re.search(rf"^ExecStart=\S+/{command}", text, re.MULTILINE), name
+        assert re.search(r"^Restart=always$", text, re.MULTILINE), name
+        assert re.search(r"^StartLimitIntervalSec=0$", text, re.MULTILINE), name
+        assert f"tapis-{name}.service" in (units / "tapis.target").read_text()
