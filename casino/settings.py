@@ -109,6 +109,12 @@ if DATABASE_URL:
     # connection per request costs a backend start (~7 ms measured). A pool per process
     # (psycopg_pool, through Django's own "pool" option) reuses a few connections instead.
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    # A connection is checked before use: with the pool, the pool runs a cheap query on the
+    # connection it is about to hand out and replaces a dead one (Django passes psycopg_pool
+    # ConnectionPool.check_connection when this is on); without it, a persistent connection
+    # is checked at a request's start. After a PostgreSQL restart every pooled connection is
+    # dead, and without the check each gave one request a 500 (issue 23).
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CONN_HEALTH_CHECKS", True)
     DB_POOL_MAX_SIZE = int(os.environ.get("DB_POOL_MAX_SIZE", "8"))
     if DB_POOL_MAX_SIZE > 0:
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
