@@ -415,12 +415,12 @@ def process_alerts_json() -> list[dict]:
         elif seen is None:
             detail = _(
                 "Not heard from since the cache started: pit alerts and meter readings may "
-                "wait. Its supervisor restarts it; if this stays, call the operator."
+                "wait. It is restarted automatically; if this stays, call the operator."
             )
         else:
             detail = _(
-                "Last heard from at %(time)s: pit alerts and meter readings wait. Its "
-                "supervisor restarts it; if this stays, call the operator."
+                "Last heard from at %(time)s: pit alerts and meter readings wait. It is "
+                "restarted automatically; if this stays, call the operator."
             ) % {"time": _local(dt.datetime.fromtimestamp(seen, dt.UTC), zone)}
         shown.append(
             {
