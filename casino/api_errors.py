@@ -12,17 +12,19 @@ from django.utils.translation import gettext as _
 API_PREFIX = "/api/"
 
 
+def too_large_message() -> str:
+    return _("The request body is larger than %(kib)s KiB.") % {
+        "kib": settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024
+    }
+
+
 def _messages() -> dict[int, tuple[str, str]]:
     return {
         400: ("bad_request", _("The request cannot be read.")),
         403: ("forbidden", _("This request is not allowed.")),
         404: ("not_found", _("There is nothing at this address.")),
         405: ("method_not_allowed", _("This address does not take this method.")),
-        413: (
-            "too_large",
-            _("The request body is larger than %(kib)s KiB.")
-            % {"kib": settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024},
-        ),
+        413: ("too_large", too_large_message()),
         500: ("server_error", _("The server failed to answer: the request may be retried.")),
     }
 

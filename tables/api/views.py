@@ -8,13 +8,15 @@ import json
 import math
 from functools import wraps
 
+from django.conf import settings
 from django.contrib.auth import logout
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from casino.access import public, role_required
-from casino.errors import CasinoError
+from casino.api_errors import too_large_message
+from casino.errors import BodyTooLarge, CasinoError
 from casino.pins import pin_login
 from casino.roles import Role, role_names
 from tables import selectors
@@ -64,8 +66,13 @@ def _body(request) -> dict:
     not an object, nested too deep, a NUL byte in a text or a key, an integer beyond
     MAX_INTEGER or a float that is not finite are each refused with their code, nothing
     changed."""
+    raw = request.body
+    if len(raw) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+        # A body sent without its length (chunked) passes Django's own limit, which reads
+        # only the declared length.
+        raise BodyTooLarge(too_large_message())
     try:
-        body = json.loads(request.body or b"{}", parse_constant=_refuse_constant)
+        body = json.loads(raw or b"{}", parse_constant=_refuse_constant)
     except RecursionError:
         raise _too_deep() from None
     except (ValueError, UnicodeDecodeError):

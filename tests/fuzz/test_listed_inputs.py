@@ -290,3 +290,17 @@ def test_a_bad_key_in_the_pits_void_is_refused(api, supervisor, key):
     _page_refusal(client, answer)
     assert money_rows() == before
     assert AuditEntry.objects.count() == audit_before  # refused before the PIN is looked at
+
+
+def test_a_body_sent_without_its_length_is_refused_past_the_limit_too(rf):
+    """A chunked body has no Content-Length: Django's limit, which reads the declared length,
+    lets it through; the API's body reader refuses it."""
+    from casino.errors import BodyTooLarge
+    from tables.api.views import _body
+
+    request = rf.post("/api/login", b"", content_type="application/json")
+    request.META.pop("CONTENT_LENGTH", None)
+    request._body = json.dumps({"pad": "x" * (300 * 1024)}).encode()
+    with pytest.raises(BodyTooLarge) as refused:
+        _body(request)
+    assert (refused.value.http_status, refused.value.code) == (413, "too_large")
