@@ -65,17 +65,19 @@ UVICORN_LIMITS := --http casino.server_limits:GuardedHttpToolsProtocol --ws-max-
 
 # Production: several ASGI workers, a Celery worker and beat, against PostgreSQL and Redis.
 # Needs DATABASE_URL, REDIS_URL, DJANGO_SECRET_KEY and DJANGO_DEBUG=False in the environment.
+# casino.supervise starts the three and restarts whichever dies (Ctrl-C stops them all); a
+# production host runs them as systemd units instead (docs/operations/systemd/).
 serve: install
 	@test -n "$$DATABASE_URL" -a -n "$$REDIS_URL" -a -n "$$DJANGO_SECRET_KEY" || \
 		{ echo "make serve needs DATABASE_URL, REDIS_URL and DJANGO_SECRET_KEY"; exit 2; }
 	DJANGO_DEBUG=False $(BIN)/python manage.py check --deploy --fail-level WARNING
 	DJANGO_DEBUG=False $(BIN)/python manage.py migrate --noinput
 	DJANGO_DEBUG=False $(BIN)/python manage.py collectstatic --noinput -v0
-	DJANGO_DEBUG=False $(BIN)/celery -A casino worker -l info --concurrency 2 & \
-	DJANGO_DEBUG=False $(BIN)/celery -A casino beat -l info --schedule $(VENV)/celerybeat-schedule & \
-	trap 'kill $$(jobs -p) 2>/dev/null' EXIT INT TERM; \
-	DJANGO_DEBUG=False $(BIN)/uvicorn casino.asgi:application --host $(HOST) --port $(PORT) \
-		--workers $(WORKERS) --proxy-headers $(UVICORN_LIMITS)
+	DJANGO_DEBUG=False $(BIN)/python -m casino.supervise \
+		"worker=$(BIN)/celery -A casino worker -l info --concurrency 2" \
+		"beat=$(BIN)/celery -A casino beat -l info --schedule $(VENV)/celerybeat-schedule" \
+		"web=$(BIN)/uvicorn casino.asgi:application --host $(HOST) --port $(PORT) \
+			--workers $(WORKERS) --proxy-headers $(UVICORN_LIMITS)"
 
 messages: install-dev
 	# casino's catalogue also holds the root templates/ (LOCALE_PATHS), so it is made from the root.

@@ -7,6 +7,6 @@ class CasinoConfig(AppConfig):
     verbose_name = _("Casino")
 
     def ready(self):
-        from casino import audit_keys, pin_hashing, signals  # noqa: F401 (deploy checks)
+        from casino import audit_keys, heartbeat, pin_hashing, signals  # noqa: F401 (deploy checks; the heartbeat task)
 
         signals.connect()

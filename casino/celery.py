@@ -5,6 +5,7 @@ import queue
 import threading
 
 from celery import Celery
+from celery.signals import before_task_publish
 from kombu.exceptions import OperationalError
 
 from casino.per_process import PerProcess
@@ -16,6 +17,13 @@ log = logging.getLogger(__name__)
 app = Celery("tapis")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@before_task_publish.connect
+def _heartbeat_sent(sender=None, **kwargs) -> None:
+    from casino.heartbeat import beat_sent  # needs Django's settings, loaded by then
+
+    beat_sent(sender=sender)
 
 
 def broker_warm_up() -> None:

@@ -56,3 +56,11 @@ class SecretChangeRequired(CasinoError):
 
     code = "secret_change_required"
     http_status = 403
+
+
+class BodyTooLarge(CasinoError):
+    """A request body over DATA_UPLOAD_MAX_MEMORY_SIZE (casino.api_errors refuses most of
+    them from their declared length, before anything reads them)."""
+
+    code = "too_large"
+    http_status = 413

@@ -9,6 +9,10 @@ from contextvars import ContextVar
 
 from django.utils import translation
 
+#: The most cents any one amount may be: 10 billion in the property's currency. Far beyond any
+#: real figure, far below what a BigInteger column holds even after sums of many of them.
+MAX_CENTS = 10**12
+
 NARROW_NBSP = "\u202f"
 NBSP = "\u00a0"
 SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£", "CHF": "CHF", "CAD": "$", "MAD": "MAD"}

@@ -66,6 +66,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # Before anything reads a body (CSRF, the views): errors under /api/ are JSON.
+    "casino.api_errors.ApiErrorsMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -107,6 +109,12 @@ if DATABASE_URL:
     # connection per request costs a backend start (~7 ms measured). A pool per process
     # (psycopg_pool, through Django's own "pool" option) reuses a few connections instead.
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    # A connection is checked before use: with the pool, the pool runs a cheap query on the
+    # connection it is about to hand out and replaces a dead one (Django passes psycopg_pool
+    # ConnectionPool.check_connection when this is on); without it, a persistent connection
+    # is checked at a request's start. After a PostgreSQL restart every pooled connection is
+    # dead, and without the check each gave one request a 500 (issue 23).
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CONN_HEALTH_CHECKS", True)
     DB_POOL_MAX_SIZE = int(os.environ.get("DB_POOL_MAX_SIZE", "8"))
     if DB_POOL_MAX_SIZE > 0:
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
@@ -248,6 +256,11 @@ JACKPOT_ASYNC_COMMIT = env_bool("JACKPOT_ASYNC_COMMIT", False)
 # not wait for the disk (a lost posting is posted again); True makes it wait.
 JACKPOT_POSTING_SYNC_COMMIT = env_bool("JACKPOT_POSTING_SYNC_COMMIT", False)
 
+# The Celery worker and beat each leave a heartbeat this often; the pit shows an alert for one
+# not heard from for HEARTBEAT_SILENT_SECONDS (casino.heartbeat, docs/operations/resilience.md).
+HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "15"))
+HEARTBEAT_SILENT_SECONDS = float(os.environ.get("HEARTBEAT_SILENT_SECONDS", "60"))
+
 # The progressive's meter readings (every 15 minutes, and within a minute of each shift
 # change) and its reconciliation of the cached meters against the ledger (see jackpot.tasks).
 CELERY_BEAT_SCHEDULE: dict = {
@@ -272,6 +285,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
     # The pit's idle-table and dealer-rotation alerts (seconds: a crontab cannot go below 1 min).
     "pit-alerts-check": {"task": "tables.pit.tasks.alerts_check", "schedule": 30.0},
+    # Beat sends it, the worker runs it: the pit shows either one silent (casino.heartbeat).
+    "casino-heartbeat": {"task": "casino.heartbeat", "schedule": HEARTBEAT_SECONDS},
     # The gaming days that closed, rolled up for the reports (each day once; the reports are
     # right without it, only slower on long periods).
     "accounting-summarize-closed-days": {

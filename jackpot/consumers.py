@@ -48,6 +48,8 @@ _last_sweep = 0.0
 # RedisChannelLayer forgets a group member after group_expiry (one day by default) while the
 # socket stays open: the screen would get heartbeats but no meter. Joining again renews it.
 REJOIN_EVERY_SECONDS = 60
+# How long a closing socket waits for the channel layer to take it out of its group.
+LAYER_SECONDS = 2
 
 
 class FeedWatch:
@@ -163,19 +165,41 @@ class DisplayFeedConsumer(AsyncJsonWebsocketConsumer):
         await self._send(snap)
         self.heartbeat = asyncio.create_task(self._beat())
 
+    async def __call__(self, scope, receive, send):
+        """The socket's whole life. However it ends, its row and its place in the process's
+        watch end with it: a channel layer that fails (Redis stopped) ends the consumer with
+        an exception and no `disconnect`, and the watch went on renewing the dead socket's
+        row, so that the reconnected screens were listed twice (issue 23)."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._forget()
+
     async def disconnect(self, code):
+        await self._forget()
+
+    async def _forget(self) -> None:
+        """Stop the heartbeat, drop the socket from the watch, delete its row, then leave the
+        group if the layer answers (it forgets a silent member after its group expiry)."""
         beat = getattr(self, "heartbeat", None)
         if beat is not None:
             beat.cancel()
-        feed_watch().sockets.pop(self.channel_name, None)
-        if self.token is not None:
+        channel_name = getattr(self, "channel_name", None)
+        feed_watch().sockets.pop(channel_name, None)
+        token, self.token = self.token, None
+        if self.recorded:
+            self.recorded = False
+            await database_sync_to_async(display_tokens.display_disconnected)(
+                token_id=token.pk, channel_name=channel_name
+            )
+        if token is not None:
             try:
-                await self.channel_layer.group_discard(feed_group(self.slug), self.channel_name)
-            finally:
-                if self.recorded:
-                    await database_sync_to_async(display_tokens.display_disconnected)(
-                        token_id=self.token.pk, channel_name=self.channel_name
-                    )
+                await asyncio.wait_for(
+                    self.channel_layer.group_discard(feed_group(self.slug), channel_name),
+                    timeout=LAYER_SECONDS,
+                )
+            except Exception:
+                logger.info("display %s left its feed without the channel layer", token.pk)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         await self.close(code=CLOSE_BAD_REQUEST)

@@ -7,11 +7,9 @@ would be a TypeError, a DataError or an overflow halfway through a hit).
 
 from django.utils.translation import gettext_lazy as _
 
+from casino.money import MAX_CENTS  # noqa: F401 - the jackpot's services import it from here
 from jackpot.errors import JackpotError
 
-#: The most cents any one amount may be: 10 billion in the property's currency. Far beyond any
-#: real meter, far below what a BigInteger holds even after sums of many of them.
-MAX_CENTS = 10**12
 #: The most seats a table linked to a bank has, so the most progressive wagers one round can
 #: lock. The jackpot knows nothing of the game (ARCHITECTURE.md: tables -> jackpot, never
 #: back); tests/jackpot/test_bad_input_limits.py holds it equal to the engine's seat count.

@@ -22,7 +22,8 @@ from casino.audit import audit
 from casino.clock import current_property, stamp
 from casino.duties import require_independent
 from casino.live import after_commit
-from casino.models import Staff
+from casino.models import Shift, Staff
+from casino.money import MAX_CENTS, money
 from casino.pins import pin_verify
 from casino.roles import Role
 from tables.accounting import events
@@ -34,6 +35,15 @@ from tables.services._base import get_locked, require_role
 SLIP_REQUESTERS = (Role.DEALER, Role.SUPERVISOR)
 SLIP_VOIDERS = (Role.SUPERVISOR, Role.MANAGER)
 INVENTORY_RECORDERS = (Role.DEALER, Role.SUPERVISOR)
+
+
+def whole_number(text: str) -> int | None:
+    """A count or an amount as typed or imported: ASCII digits only (Python's int() also reads
+    other scripts' digits, spaces and underscores), at most 15 of them; None otherwise."""
+    text = (text or "").strip()
+    if text.isascii() and text.isdigit() and len(text) <= 15:
+        return int(text)
+    return None
 
 
 def _counted_win_changed(table_id: int, gaming_date) -> None:
@@ -60,10 +70,7 @@ def _count(counts: dict) -> tuple[dict[str, int], int]:
         )
     clean: dict[str, int] = {}
     for key, quantity in (counts or {}).items():
-        try:
-            value = int(key)
-        except (TypeError, ValueError):
-            value = None
+        value = key if isinstance(key, int) else whole_number(key) if isinstance(key, str) else None
         if value not in chips:
             raise AccountingRefused(
                 _("%(value)s is not a chip of this property.") % {"value": key},
@@ -75,9 +82,13 @@ def _count(counts: dict) -> tuple[dict[str, int], int]:
             )
         if quantity:
             clean[str(value)] = quantity
-    return dict(sorted(clean.items(), key=lambda kv: -int(kv[0]))), sum(
-        int(v) * q for v, q in clean.items()
-    )
+    total = sum(int(v) * q for v, q in clean.items())
+    if total > MAX_CENTS:  # a bigint column would refuse it (a DataError, a 500)
+        raise AccountingRefused(
+            _("These counts come to more than %(max)s: check them.") % {"max": money(MAX_CENTS)},
+            code="bad_count",
+        )
+    return dict(sorted(clean.items(), key=lambda kv: -int(kv[0]))), total
 
 
 def _differences(counted: dict[str, int], expected: dict[str, int]) -> dict[str, int]:
@@ -285,10 +296,17 @@ def _drop_save(
     *, manager, table: Table, gaming_date, shift, cash_cents, markers_cents, source
 ) -> Drop:
     for value in (cash_cents, markers_cents):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CENTS:
             raise AccountingRefused(
-                _("The drop is a whole number of cents, zero or more."), code="bad_amount"
+                _("The drop is an amount from zero to %(max)s.") % {"max": money(MAX_CENTS)},
+                code="bad_amount",
             )
+    if shift not in ("", *Shift.Code.values):
+        raise AccountingRefused(
+            _("The shift is empty (the whole gaming day) or one of: %(shifts)s.")
+            % {"shifts": ", ".join(Shift.Code.values)},
+            code="bad_shift",
+        )
     drop = (
         Drop.objects.select_for_update(no_key=True)
         .filter(table=table, gaming_date=gaming_date, shift=shift)
@@ -348,6 +366,10 @@ def drop_import(*, manager: Staff, text: str) -> list[Drop]:
     """The count room's CSV (columns DROP_COLUMNS; shift and markers may be empty): every
     row or none, a refusal naming the line at fault."""
     require_role(manager, Role.MANAGER)
+    if "\x00" in text:  # no text column holds it; a count room's CSV never has one
+        raise AccountingRefused(
+            _("The file holds a NUL byte: it is not the count room's CSV."), code="bad_csv"
+        )
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     missing = [
         c for c in ("table", "gaming_date", "cash_cents") if c not in (reader.fieldnames or [])
@@ -364,8 +386,10 @@ def drop_import(*, manager: Staff, text: str) -> list[Drop]:
             try:
                 table = tables[(row.get("table") or "").strip()]
                 gaming_date = dt.date.fromisoformat((row.get("gaming_date") or "").strip())
-                cash = int((row.get("cash_cents") or "").strip())
-                markers = int((row.get("markers_cents") or "0").strip() or 0)
+                cash = whole_number(row.get("cash_cents") or "")
+                markers = whole_number((row.get("markers_cents") or "").strip() or "0")
+                if cash is None or markers is None:
+                    raise ValueError
             except (KeyError, ValueError):
                 raise AccountingRefused(
                     _("Line %(line)s of the CSV: unknown table, date or amount.") % {"line": line},

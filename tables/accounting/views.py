@@ -231,23 +231,32 @@ def chips_page(request):
 
 
 def _counts_from(post) -> dict:
+    """{chip value: count} as typed; a count that is not a whole number stays text, which the
+    service refuses with its message."""
     counts = {}
     for key, value in post.items():
         if key.startswith("chip_") and value.strip():
-            try:
-                counts[key.removeprefix("chip_")] = int(value)
-            except ValueError:
-                counts[key.removeprefix("chip_")] = value
+            number = services.whole_number(value)
+            counts[key.removeprefix("chip_")] = value if number is None else number
     return counts
+
+
+def _table_id(post) -> int:
+    """The table chosen in the form: an id, or a refusal (never int()'s ValueError, a 500)."""
+    number = services.whole_number(post.get("table", ""))
+    if number is None:
+        raise services.AccountingRefused(_("Choose a table from the list."), code="bad_table")
+    return number
 
 
 def _cents(value: str) -> int:
     """An amount typed as "1234,50" or "1234.50" (currency units), in cents."""
     text = (value or "").strip().replace("\u202f", "").replace(" ", "").replace(",", ".")
     units, _sep, rest = text.partition(".")
-    if not units.isdigit() or (rest and (not rest.isdigit() or len(rest) > 2)):
+    whole = services.whole_number(units)
+    if whole is None or (rest and (services.whole_number(rest) is None or len(rest) > 2)):
         raise services.AccountingRefused(_("Type an amount such as 1234.50."), code="bad_amount")
-    return int(units) * 100 + int((rest or "0").ljust(2, "0"))
+    return whole * 100 + int((rest or "0").ljust(2, "0"))
 
 
 def _back(request):
@@ -278,7 +287,7 @@ def inventory_record(request):
 
     def act():
         inventory = services.inventory_record(
-            table_id=int(post.get("table") or 0),
+            table_id=_table_id(post),
             kind=post.get("kind", ""),
             counts=_counts_from(post),
             recorded_by=request.user,
@@ -303,7 +312,7 @@ def slip_request(request):
     def act():
         slip = services.slip_request(
             kind=post.get("kind", ""),
-            table_id=int(post.get("table") or 0),
+            table_id=_table_id(post),
             counts=_counts_from(post),
             requested_by=request.user,
         )
@@ -347,7 +356,7 @@ def drop_record(request):
     def act():
         drop = services.drop_record(
             manager=request.user,
-            table_id=int(post.get("table") or 0),
+            table_id=_table_id(post),
             gaming_date=_date(post.get("date"), _today()),
             shift=post.get("shift", ""),
             cash_cents=_cents(post.get("cash", "")),

@@ -1,9 +1,17 @@
 """The OpenAPI description of the round API, served at `/api/openapi.json`.
 
-Written by hand beside spec/round-api.md (the contract); tests/tables/rounds/test_api.py
+Written by hand beside spec/round-api.md (the contract), except the events' schemas, made
+from the engine's own event types (tables.rules.machine) so that each kind's required fields
+are said once. tests/tables/rounds/test_api.py
 (test_the_openapi_description_names_every_route) checks that it names every route of
-tables/api/urls.py and nothing else.
+tables/api/urls.py and nothing else; tests/tables/rounds/test_openapi_answers.py that every
+answer the API gives is one it describes. docs/reference/api-errors.md lists the errors.
 """
+
+import dataclasses
+
+from tables.rules.machine import EVENT_TYPES, Action
+from tables.rules.settle import Irregularity
 
 _ERROR = {
     "type": "object",
@@ -23,13 +31,68 @@ _ERROR = {
 }
 
 
+#: What each error status means, on every operation that may give it.
+_STATUS = {
+    400: "the body or a value in it refused (its `code` says which); nothing changed",
+    401: "not signed in, or signed out (a shared tablet's session ended)",
+    403: "the role, the CSRF token, a PIN or a two-person rule refused; nothing changed",
+    404: "no such table or round (an id that is not a whole number included)",
+    405: "this address does not take this method (the `Allow` header lists those it takes)",
+    409: "the round is not in a state for this (stale `expected_seq`, reused key...)",
+    413: "the body is over the size limit (256 KiB unless the operator set another)",
+    429: "too many failed sign-ins or wrong PINs from here: wait and try again",
+}
+#: Every operation can give these (the role check, the JSON error middleware).
+_ALWAYS = (401, 403, 405, 413)
+
+
 def _errors(*statuses: int) -> dict:
     return {
         str(status): {
-            "description": "refused; nothing changed",
+            "description": _STATUS[status],
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
         }
-        for status in statuses
+        for status in sorted({*statuses, *_ALWAYS})
+    }
+
+
+_FIELD_SCHEMAS = {
+    "seat": {"type": "integer", "minimum": 1},
+    "ante": {"type": "integer", "minimum": 0, "description": "cents"},
+    "blind": {"type": "integer", "minimum": 0, "description": "cents"},
+    "trips": {"type": "integer", "minimum": 0, "description": "cents"},
+    "progressive": {"type": "integer", "minimum": 0, "description": "cents"},
+    "action": {"enum": [a.value for a in Action]},
+    "multiple": {"type": ["integer", "null"]},
+    "place": {
+        "oneOf": [{"enum": ["board", "dealer"]}, {"type": "integer", "minimum": 1}],
+        "description": "the board, the dealer or a seat number",
+    },
+    "cards": {"type": "array", "items": {"type": "string", "examples": ["As", "Td", "10h"]}},
+    "card": {"type": "string", "examples": ["As", "Td", "10h"]},
+    "irregularity": {"enum": [i.value for i in Irregularity]},
+}
+
+
+def _event_schema(cls) -> dict:
+    """One event kind: its fields, those without a default required (as the engine asks)."""
+    fields = dataclasses.fields(cls)
+    return {
+        "type": "object",
+        "title": cls.kind,
+        "required": [
+            "kind",
+            *(
+                f.name
+                for f in fields
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+            ),
+        ],
+        "properties": {
+            "kind": {"const": cls.kind},
+            **{f.name: _FIELD_SCHEMAS[f.name] for f in fields},
+        },
+        "additionalProperties": False,
     }
 
 
@@ -137,26 +200,7 @@ OPENAPI = {
                 "properties": {
                     "key": {"type": "string", "minLength": 1, "maxLength": 64},
                     "expected_seq": {"type": "integer", "minimum": 0},
-                    "event": {
-                        "type": "object",
-                        "required": ["kind"],
-                        "properties": {
-                            "kind": {
-                                "enum": [
-                                    "wagers_placed",
-                                    "wagers_withdrawn",
-                                    "bets_locked",
-                                    "decision",
-                                    "cards_entered",
-                                    "card_removed",
-                                    "irregularity_declared",
-                                    "void_approved",
-                                    "void_refused",
-                                    "settlement_confirmed",
-                                ]
-                            }
-                        },
-                    },
+                    "event": {"oneOf": [_event_schema(cls) for cls in EVENT_TYPES.values()]},
                     "supervisor": {"$ref": "#/components/schemas/Supervisor"},
                 },
             },
@@ -175,6 +219,16 @@ OPENAPI = {
                 "required": ["key"],
                 "properties": {"key": {"type": "string", "minLength": 1, "maxLength": 64}},
             },
+            "SignedIn": {
+                "type": "object",
+                "required": ["staff"],
+                "properties": {"staff": {"$ref": "#/components/schemas/Staff"}},
+            },
+            "SignedOut": {
+                "type": "object",
+                "required": ["staff"],
+                "properties": {"staff": {"type": "null"}},
+            },
             "Login": {
                 "type": "object",
                 "required": ["employee_number", "pin"],
@@ -190,25 +244,41 @@ OPENAPI = {
                 "security": [],
                 "requestBody": _body("Login"),
                 "responses": {
-                    "200": {"description": "signed in; session and CSRF cookies set"},
-                    **_errors(400, 403),
+                    "200": _json("SignedIn", "signed in; session and CSRF cookies set"),
+                    **_errors(400, 429),
                 },
             }
         },
         "/api/logout": {
-            "post": {"summary": "Sign out", "responses": {"200": {"description": "signed out"}}}
+            "post": {
+                "summary": "Sign out",
+                "responses": {"200": _json("SignedOut", "signed out"), **_errors()},
+            }
         },
         "/api/openapi.json": {
             "get": {
                 "summary": "This description",
                 "security": [],
-                "responses": {"200": {"description": "OpenAPI 3.1"}},
+                "responses": {"200": {"description": "OpenAPI 3.1"}, **_errors()},
             }
         },
         "/api/tables/": {
             "get": {
                 "summary": "The tables, the caller's own first (mine: true)",
-                "responses": {"200": {"description": "a list of tables"}, **_errors(401, 403)},
+                "responses": {
+                    "200": {
+                        "description": "a list of tables",
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "array",
+                                    "items": {"$ref": "#/components/schemas/Table"},
+                                }
+                            }
+                        },
+                    },
+                    **_errors(),
+                },
             }
         },
         "/api/tables/{table_id}/": {
@@ -238,7 +308,7 @@ OPENAPI = {
                 ],
                 "responses": {
                     "200": {"description": "rounds with events"},
-                    **_errors(401, 403, 404),
+                    **_errors(400, 404),
                 },
             }
         },
@@ -256,7 +326,7 @@ OPENAPI = {
                 "requestBody": _body("EventWrite"),
                 "responses": {
                     "200": _json("Round", "the round after the step"),
-                    **_errors(400, 401, 403, 404, 409),
+                    **_errors(400, 404, 409, 429),
                 },
             }
         },
@@ -277,7 +347,7 @@ OPENAPI = {
                 "requestBody": _body("CorrectionWrite"),
                 "responses": {
                     "200": _json("Round", "the round with its corrections"),
-                    **_errors(400, 401, 403, 404, 409),
+                    **_errors(400, 404, 409, 429),
                 },
             }
         },

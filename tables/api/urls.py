@@ -1,5 +1,5 @@
 """Every path answers with and without its trailing slash, without a redirect (a redirected
-POST loses its body)."""
+POST loses its body). Ids are ASCII digits: `\\d` would also match other scripts' digits."""
 
 from django.urls import re_path
 
@@ -17,12 +17,12 @@ urlpatterns = [
     both("logout", views.logout_view, "logout"),
     both(r"openapi\.json", views.openapi_view, "openapi"),
     both("tables", views.tables_view, "tables"),
-    both(r"tables/(?P<table_id>\d+)", views.table_view, "table"),
-    both(r"tables/(?P<table_id>\d+)/rounds", views.round_open_view, "round_open"),
-    both(r"tables/(?P<table_id>\d+)/recall", views.recall_view, "recall"),
-    both(r"rounds/(?P<round_id>\d+)", views.round_view, "round"),
-    both(r"rounds/(?P<round_id>\d+)/events", views.round_events_view, "events"),
-    both(r"rounds/(?P<round_id>\d+)/settlement", views.settlement_view, "settlement"),
-    both(r"rounds/(?P<round_id>\d+)/corrections", views.corrections_view, "corrections"),
-    both(r"rounds/(?P<round_id>\d+)/export", views.export_view, "export"),
+    both(r"tables/(?P<table_id>[0-9]+)", views.table_view, "table"),
+    both(r"tables/(?P<table_id>[0-9]+)/rounds", views.round_open_view, "round_open"),
+    both(r"tables/(?P<table_id>[0-9]+)/recall", views.recall_view, "recall"),
+    both(r"rounds/(?P<round_id>[0-9]+)", views.round_view, "round"),
+    both(r"rounds/(?P<round_id>[0-9]+)/events", views.round_events_view, "events"),
+    both(r"rounds/(?P<round_id>[0-9]+)/settlement", views.settlement_view, "settlement"),
+    both(r"rounds/(?P<round_id>[0-9]+)/corrections", views.corrections_view, "corrections"),
+    both(r"rounds/(?P<round_id>[0-9]+)/export", views.export_view, "export"),
 ]

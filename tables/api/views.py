@@ -8,13 +8,15 @@ import json
 import math
 from functools import wraps
 
+from django.conf import settings
 from django.contrib.auth import logout
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from casino.access import public, role_required
-from casino.errors import CasinoError
+from casino.api_errors import too_large_message
+from casino.errors import BodyTooLarge, CasinoError
 from casino.pins import pin_login
 from casino.roles import Role, role_names
 from tables import selectors
@@ -64,8 +66,13 @@ def _body(request) -> dict:
     not an object, nested too deep, a NUL byte in a text or a key, an integer beyond
     MAX_INTEGER or a float that is not finite are each refused with their code, nothing
     changed."""
+    raw = request.body
+    if len(raw) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+        # A body sent without its length (chunked) passes Django's own limit, which reads
+        # only the declared length.
+        raise BodyTooLarge(too_large_message())
     try:
-        body = json.loads(request.body or b"{}", parse_constant=_refuse_constant)
+        body = json.loads(raw or b"{}", parse_constant=_refuse_constant)
     except RecursionError:
         raise _too_deep() from None
     except (ValueError, UnicodeDecodeError):
@@ -92,13 +99,13 @@ def _check_values(body: dict) -> None:
         if isinstance(value, dict):
             for key, child in value.items():
                 where = f"{path}.{key}" if path else key
-                if "\x00" in key:
+                if not _storable(key):
                     raise _nul(path or "body")
                 pending.append((child, depth + 1, where))
         elif isinstance(value, list):
             pending.extend((child, depth + 1, f"{path}[{i}]") for i, child in enumerate(value))
         elif isinstance(value, str):
-            if "\x00" in value:
+            if not _storable(value):
                 raise _nul(path)
         elif isinstance(value, bool) or value is None:
             continue
@@ -118,9 +125,24 @@ def _check_values(body: dict) -> None:
             )
 
 
+def _storable(text: str) -> bool:
+    """No NUL byte (PostgreSQL's text refuses it) and no lone surrogate: a `\\ud800` escape
+    is valid JSON but half a character, which no UTF-8 text holds (the database driver, the
+    cache and the JSON answer would each fail on it)."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _nul(path: str) -> RoundRefused:
+    # `path` names keys already checked (a bad key is refused before its value is looked at).
     return RoundRefused(
-        _("%(field)s contains a NUL byte, which no text may hold.") % {"field": path},
+        _("%(field)s contains a NUL byte or half a character, which no text may hold.")
+        % {"field": path},
         code="bad_text",
         field=path,
     )

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from casino import heartbeat
 from casino.audit import audit
 from casino.clock import current_property
 from casino.live import after_commit
@@ -391,6 +392,45 @@ def alert_json(alert: Alert, *, zone=None) -> dict:
         "acknowledged_at_local": _local(alert.acknowledged_at, zone),
         "note": alert.note,
     }
+
+
+PROCESS_TITLES = {
+    "worker": gettext_lazy("The task worker (Celery worker) is silent"),
+    "beat": gettext_lazy("The task scheduler (Celery beat) is silent"),
+    "cache": gettext_lazy("The task worker and scheduler cannot be checked"),
+}
+
+
+def process_alerts_json() -> list[dict]:
+    """The background processes not heard from (casino.heartbeat), as the pit shows them
+    above its alerts. Read on each showing, never stored: the process that would store an
+    alert may be the one that is dead; each clears itself when its heartbeat comes back."""
+    silent = heartbeat.silent_processes()
+    zone = _zone() if silent else None
+    shown = []
+    for process in silent:
+        seen = process["seen"]
+        if process["process"] == "cache":
+            detail = _("Redis does not answer: pit alerts, meter readings and tasks wait.")
+        elif seen is None:
+            detail = _(
+                "Not heard from since the cache started: pit alerts and meter readings may "
+                "wait. It is restarted automatically; if this stays, call the operator."
+            )
+        else:
+            detail = _(
+                "Last heard from at %(time)s: pit alerts and meter readings wait. It is "
+                "restarted automatically; if this stays, call the operator."
+            ) % {"time": _local(dt.datetime.fromtimestamp(seen, dt.UTC), zone)}
+        shown.append(
+            {
+                "kind": f"process_silent:{process['process']}",
+                "severity": Severity.CRITICAL,
+                "title": str(PROCESS_TITLES[process["process"]]),
+                "detail": detail,
+            }
+        )
+    return shown
 
 
 def alerts_json(alerts: list[Alert]) -> list[dict]:

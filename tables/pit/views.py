@@ -76,6 +76,7 @@ def floor(request):
             "banks": selectors.bank_meters(request.LANGUAGE_CODE),
             "approvals": selectors.approvals(),
             "alerts": pit_alerts.alerts_json(pit_alerts.alerts_open()),
+            "silent": pit_alerts.process_alerts_json(),
             "pits": Pit.objects.order_by("name"),
             "pit_id": pit_id,
             "key": uuid.uuid4().hex,
@@ -118,7 +119,11 @@ def alerts_fragment(request):
     return render(
         request,
         "pit/_alerts.html",
-        {**_page_context(request), "alerts": pit_alerts.alerts_json(pit_alerts.alerts_open())},
+        {
+            **_page_context(request),
+            "alerts": pit_alerts.alerts_json(pit_alerts.alerts_open()),
+            "silent": pit_alerts.process_alerts_json(),
+        },
     )
 
 

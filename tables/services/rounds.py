@@ -99,9 +99,11 @@ def round_reference(round_id: int) -> str:
 
 
 def _check_key(key) -> str:
-    if not isinstance(key, str) or not 1 <= len(key) <= KEY_MAX:
+    # A NUL byte reaches here from a form (the pit's void): PostgreSQL's text refuses it.
+    if not isinstance(key, str) or not 1 <= len(key) <= KEY_MAX or "\x00" in key:
         raise RoundRefused(
-            _("Every write needs a key of 1 to %(max)s characters.") % {"max": KEY_MAX},
+            _("Every write needs a key of 1 to %(max)s characters, without a NUL byte.")
+            % {"max": KEY_MAX},
             code="bad_key",
             field="key",
         )

@@ -70,3 +70,50 @@ def test_the_pits_post_views_never_answer_a_5xx(pit_person, path, number, data):
     number = str(table.pk) if number == "1" else number
     answer = client.post(path.format(id=number), data)
     assert answer.status_code < 500, (path, number, data)
+
+
+CHIPS = [
+    "/reports/chips/inventory/",
+    "/reports/chips/slips/",
+    "/reports/chips/drop/",
+    "/reports/chips/slips/{id}/approve/",
+    "/reports/chips/slips/{id}/void/",
+]
+chips_forms = st.dictionaries(
+    st.sampled_from(
+        [
+            "table",
+            "kind",
+            "chip_100",
+            "chip_100000",
+            "cash",
+            "markers",
+            "shift",
+            "date",
+            "reason",
+            "dealer_number",
+            "dealer_pin",
+            "supervisor_number",
+            "supervisor_pin",
+        ]
+    ),  # fmt: skip
+    hostile_texts | st.sampled_from(["1.5", "NaN", " ", "١", str(2**63), "9" * 30, "day\x00"]),
+    max_size=7,
+)
+
+
+@pytest.fixture(params=["supervisor", "manager"])
+def chips_person(request, client, table, chip_set, supervisor, manager):  # noqa: F811
+    client.force_login(supervisor if request.param == "supervisor" else manager)
+    return client, table
+
+
+@FUZZ
+@given(path=st.sampled_from(CHIPS), number=ids, data=chips_forms)
+def test_the_chips_forms_never_answer_a_5xx(chips_person, path, number, data):
+    """Issue 23, item 5: table=abc, 1.5, NaN, a space, other scripts' digits, counts and
+    amounts beyond a bigint, a shift with NUL: each the page's own refusal."""
+    client, table = chips_person
+    data = {"table": str(table.pk), **data}
+    answer = client.post(path.format(id=number), data)
+    assert answer.status_code < 500, (path, number, data)
