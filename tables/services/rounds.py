@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max, Sum
+from django.db.models import Max, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -155,6 +155,14 @@ def _not_the_dealer(table: Table) -> NotThisDealersTable:
     )
 
 
+def _require_a_dealer(staff: Staff) -> None:
+    """Checked before a kept answer is replayed (issue 23, 7): a key reused by someone who
+    could not make the write tells them nothing. Whether they deal this table is checked
+    after, under the lock."""
+    if not has_role(staff, Role.DEALER):
+        raise NotThisDealersTable(_("Only the dealer assigned to the table now can do this."))
+
+
 def _require_table_dealer(staff: Staff, table: Table) -> None:
     dealing = current_dealer(table)
     if dealing is None or dealing.pk != staff.pk:
@@ -185,10 +193,10 @@ def _approver(credentials, *, round_: Round, actor: Staff, action: str) -> Appro
     )
     supervisor = approval.staff
     askers = {round_.dealer_id: round_.dealer}
-    if round_.dealing_id is not None and round_.dealing_id not in askers:
-        askers[round_.dealing_id] = Staff.objects.get(pk=round_.dealing_id)  # a new dealer
     if not has_role(actor, Role.SUPERVISOR):
         askers[actor.pk] = actor  # the dealer at the tablet asks; someone else approves
+    for person in _round_hands(round_, known=askers):
+        askers[person.pk] = person
     for asker in askers.values():
         try:
             require_independent(
@@ -204,6 +212,18 @@ def _approver(credentials, *, round_: Round, actor: Staff, action: str) -> Appro
                 ) from exc
             raise RoundRefused(exc.message, code=exc.code, field="supervisor") from exc
     return approval
+
+
+def _round_hands(round_: Round, *, known) -> list[Staff]:
+    """Everyone else who had a hand in the round: the dealer at its table now, and whoever
+    wrote one of its steps (dealt, declared an irregularity, confirmed), the approvals of a
+    void left aside. A supervisor who rotated himself onto the table to declare and rotated
+    back is one of them. One query."""
+    dealt = RoundEvent.objects.filter(round_id=round_.pk).exclude(kind__in=APPROVALS)
+    hands = Q(pk__in=dealt.values("actor_id"))
+    if round_.dealing_id is not None:
+        hands |= Q(pk=round_.dealing_id)
+    return list(Staff.objects.filter(hands).exclude(pk__in=list(known)).order_by("pk"))
 
 
 # --- the round and its replay --------------------------------------------------------------
@@ -319,6 +339,7 @@ RULES_WITH_PAYTABLES = (
 def round_open(*, table_id: int, dealer: Staff, key: str) -> Written:
     """The dealer assigned to an open table opens its next round (one at a time)."""
     key = _check_key(key)
+    _require_a_dealer(dealer)
     scope, request = f"table:{table_id}:open", {}
     with transaction.atomic():
         try:
@@ -408,6 +429,7 @@ def round_event_record(
             approved=kind == "void_approved",
             supervisor=supervisor,
         )
+    _require_a_dealer(actor)
     scope = f"round:{round_id}:events"
     request = {"expected_seq": expected_seq, "event": event}
     try:
@@ -525,6 +547,7 @@ def round_settle(*, round_id: int, dealer: Staff, key: str, expected_seq) -> Wri
     recorded (pending until a supervisor verifies it), and one line per seat and bet is
     written, all in one transaction."""
     key = _check_key(key)
+    _require_a_dealer(dealer)
     scope = f"round:{round_id}:events"
     request = {"expected_seq": expected_seq, "event": {"kind": "settlement_confirmed"}}
     with transaction.atomic():
@@ -655,9 +678,9 @@ def round_void(
     scope = f"round:{round_id}:events"
     who = supervisor.get("employee_number") if isinstance(supervisor, dict) else None
     request = {"expected_seq": expected_seq, "event": {"kind": kind}, "supervisor": who}
+    require_role(actor, Role.DEALER, Role.SUPERVISOR)  # before a kept answer is replayed
     if (again := _remembered(scope, key, request)) is not None:
         return again
-    require_role(actor, Role.DEALER, Role.SUPERVISOR)
     probe = _round_read(round_id, lock=False)
     if not has_role(actor, Role.SUPERVISOR):
         _require_round_dealer(actor, probe)
@@ -761,9 +784,9 @@ def round_correct(
     scope = f"round:{round_id}:corrections"
     who = supervisor.get("employee_number") if isinstance(supervisor, dict) else None
     request = {"supervisor": who, "reason": reason, "round": corrected}
+    require_role(actor, Role.DEALER, Role.SUPERVISOR)  # before a kept answer is replayed
     if (again := _remembered(scope, key, request)) is not None:
         return again
-    require_role(actor, Role.DEALER, Role.SUPERVISOR)
     if not isinstance(reason, str) or not reason.strip():
         raise RoundRefused(
             _("A correction needs its reason."), code="reason_required", field="reason"
