@@ -139,6 +139,18 @@ class Staff(AbstractUser):
     # before anything else (casino.middleware), and a temporary PIN approves nothing.
     password_is_temporary = models.BooleanField(_("temporary password"), default=False)
     pin_is_temporary = models.BooleanField(_("temporary PIN"), default=False)
+    # Who last set a password or PIN for this person, and when (casino.duties): they could
+    # sign in as them, and the own password or PIN chosen next is chosen in a session their
+    # temporary one opened. Choosing one's own does not clear it; SEPARATION_DAYS do.
+    credentials_set_by = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("credentials set by"),
+    )
+    credentials_set_at = models.DateTimeField(_("credentials set at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("staff member")
