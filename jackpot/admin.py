@@ -358,7 +358,9 @@ class HitAdmin(ReadOnlyAdmin):
     has_hit_permission = _roles_may(Role.SUPERVISOR)
 
     def has_change_permission(self, request, obj=None):
-        return obj is None  # the list (and its actions) but no edit form
+        # The list (and its actions) but no edit form, for those who may read it: a staff
+        # administrator may not (issue 23, 7).
+        return obj is None and self.has_view_permission(request)
 
     @admin.action(description=_("Verify the selected hits"), permissions=["hit"])
     def verify(self, request, queryset):
@@ -470,7 +472,8 @@ class ParameterChangeAdmin(ServiceAdmin):
         return () if obj is None else ("bank", "reason", *self.readonly_fields)
 
     def has_change_permission(self, request, obj=None):
-        return obj is None  # the list and its actions; a change is never edited
+        # The list and its actions for those who may read it; a change is never edited.
+        return obj is None and self.has_view_permission(request)
 
     def has_delete_permission(self, request, obj=None):
         return False
