@@ -19,7 +19,14 @@ from tables.models.floor import (
     assignment_conflict,
     limit_ratios,
 )
-from tables.models.rounds import Correction, IdempotentWrite, Round, RoundEvent, SettlementLine
+from tables.models.rounds import (
+    Correction,
+    CorrectionRequest,
+    IdempotentWrite,
+    Round,
+    RoundEvent,
+    SettlementLine,
+)
 
 __all__ = [
     "SettlementLine",
@@ -27,6 +34,7 @@ __all__ = [
     "Round",
     "IdempotentWrite",
     "Correction",
+    "CorrectionRequest",
     "DeviceBinding",
     "ENGINE_FIELDS",
     "MAX_SEATS",
