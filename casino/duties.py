@@ -33,6 +33,7 @@ ACTIONS = {
     "jackpot.meter.adjust": _("approving a meter adjustment"),
     "tables.round.void": _("approving a void"),
     "tables.round.correct": _("approving a correction"),
+    "tables.ruleset.deploy": _("approving a rule set deployment"),
     "casino.role.request": _("asking for a role grant"),
     "casino.role.grant": _("approving a role grant"),
     "casino.secret.set": _("setting a temporary password or PIN"),

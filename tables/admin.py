@@ -402,8 +402,11 @@ class RuleSetAdmin(AmountsShownMixin, VersionedAdmin):
         if moved:
             self.message_user(
                 request,
-                _("Tables moved to %(ruleset)s: %(tables)s.")
-                % {"ruleset": ruleset, "tables": ", ".join(t.name for t in moved)},
+                _(
+                    "Asked for %(tables)s to play %(ruleset)s: a second manager approves each "
+                    "table's deployment in the pit's queue."
+                )
+                % {"ruleset": ruleset, "tables": ", ".join(d.table.name for d in moved)},
                 messages.SUCCESS,
             )
         elif not still_open:
@@ -477,6 +480,12 @@ class TableAdmin(AmountsShownMixin, AuditedModelAdmin):
     search_fields = ["name"]
     readonly_fields = ["status", "status_since"]
     list_select_related = ["pit", "bank", "ruleset"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # Another rule set version is deployed with a second manager's approval (issue 23,
+        # 2: services.ruleset_deployment_request), never by one manager in this form.
+        fields = list(super().get_readonly_fields(request, obj))
+        return fields if obj is None else [*fields, "ruleset"]
 
     @admin.display(description=_("status since"))
     def status_since(self, table):

@@ -15,7 +15,7 @@ from casino.roles import Role
 from jackpot import services
 from jackpot.models import MeterReading
 from tests.factories import make_staff
-from tests.jackpot.factories import hit, make_bank
+from tests.jackpot.factories import adjust, hit, make_bank
 
 D, S, M, A, X = Role.DEALER, Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR, Role.STAFF_ADMIN
 COLUMNS = [D, S, M, A, X]
@@ -105,7 +105,7 @@ def _parameters_approve(person, world):
 
 
 def _adjust(person, world):
-    services.bank_adjust(
+    adjust(
         bank_id=world.bank.pk,
         meter_after_cents=12_000,
         reason="matrix",
