@@ -137,3 +137,39 @@ def test_only_a_manager_opens_the_adjustment_page(progressive, supervisor, audit
 def test_the_french_words_are_in_the_catalogue():
     with translation.override("fr"):
         assert translation.gettext("Ask for a meter adjustment") != "Ask for a meter adjustment"
+
+
+@pytest.mark.parametrize(
+    "language, waiting, approved",
+    [
+        ("en", "Rule set deployment to approve", "is approved: the table plays it now"),
+        ("fr", "Déploiement de règles du jeu à approuver", "la table les joue désormais"),
+    ],
+)
+def test_a_rule_set_deployment_waits_in_the_queue_for_a_second_manager(
+    felt, supervisor, manager, other_manager, language, waiting, approved
+):
+    from tables import services
+    from tables.models import RulesetDeployment, Table
+
+    newer = services.ruleset_revise(
+        ruleset_id=felt.table.ruleset_id, manager=manager, max_payout_cents=5_000_000
+    )
+    services.table_close(table_id=felt.table.pk, supervisor=supervisor)
+    asked = client_of(manager, language).post(
+        f"/pit/tables/{felt.table.pk}/ruleset/", {"ruleset": newer.pk, "reason": "Trips A"}
+    )
+    assert asked.status_code == 302
+    deployment = RulesetDeployment.objects.get(state="requested")
+    own = client_of(manager, language).get("/pit/fragments/approvals/").content.decode()
+    mine = own.split(f'data-kind="ruleset" data-id="{deployment.pk}"')[1].split("</li>")[0]
+    assert waiting in mine and 'value="approve"' not in mine
+    theirs = client_of(other_manager, language).get("/pit/fragments/approvals/")
+    assert waiting in theirs.content.decode()
+    done = client_of(other_manager, language).post(
+        f"/pit/deployments/{deployment.pk}/", {"decision": "approve"}, follow=True
+    )
+    assert any(approved in m for m in _messages(done)), _messages(done)
+    assert Table.objects.get(pk=felt.table.pk).ruleset_id == newer.pk
+    # A supervisor cannot decide a deployment.
+    assert client_of(supervisor).post(f"/pit/deployments/{deployment.pk}/", {}).status_code == 403
