@@ -29,6 +29,7 @@ from jackpot.admin_forms import (
 from jackpot.services.posting import claim_new_bank
 from jackpot.models import (
     PARAMETER_FIELDS,
+    AdjustmentRequest,
     Bank,
     Hit,
     MeterEntry,
@@ -630,3 +631,13 @@ class ReconciliationAlertAdmin(ServiceAdmin):
 
     def save_related(self, request, form, formsets, change):
         pass  # the service wrote the audit entry
+
+
+@admin.register(AdjustmentRequest)
+class AdjustmentRequestAdmin(ReadOnlyAdmin):
+    """Meter adjustments as asked and decided (asked for and approved in the pit: issue 23,
+    7); read here by managers and auditors."""
+
+    list_display = ("bank", "state", "reason", "requested_by", "requested_at", "decided_by")
+    list_filter = ("bank", "state")
+    list_select_related = ("bank", "requested_by", "decided_by")

@@ -20,13 +20,21 @@ from django.urls import path, reverse
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from casino.admin_audit import AuditedModelAdmin
+from casino.admin_audit import AuditedModelAdmin, ReadOnlyAdminMixin, money_column
 from casino.forms import AmountField
 from casino.money import money, property_currency
 from tables import forms_math, services
 from tables.errors import TablesError
 from tables.forms import PaytableEditorForm
-from tables.models import ENGINE_FIELDS, DealerAssignment, Paytable, RuleSet, Table
+from tables.models import (
+    ENGINE_FIELDS,
+    CorrectionRequest,
+    DealerAssignment,
+    Paytable,
+    RuleSet,
+    RulesetDeployment,
+    Table,
+)
 from tables.selectors import current_dealer, with_current_assignment
 
 _IN_CENTS = re.compile(r"\s*\((cents|centimes)\)\s*$")
@@ -571,3 +579,24 @@ class DealerAssignmentAdmin(AuditedModelAdmin):
         if not change:
             obj.assigned_by = request.user
         super().save_model(request, obj, form, change)
+
+
+@admin.register(CorrectionRequest)
+class CorrectionRequestAdmin(ReadOnlyAdminMixin, AuditedModelAdmin):
+    """Corrections asked for at a tablet and decided at the pit by a second person (issue
+    23, 2); read here by managers and auditors."""
+
+    list_display = ["round", "state", "moved", "requested_by", "requested_at", "decided_by"]
+    list_filter = ["state"]
+    moved = money_column("amount_cents", _("amount moved"))
+    list_select_related = ["round__table", "requested_by", "decided_by"]
+
+
+@admin.register(RulesetDeployment)
+class RulesetDeploymentAdmin(ReadOnlyAdminMixin, AuditedModelAdmin):
+    """Rule set versions asked for a table by one manager and decided by a second (issue
+    23, 2); read here by managers and auditors."""
+
+    list_display = ["table", "ruleset", "previous", "state", "requested_by", "decided_by"]
+    list_filter = ["state"]
+    list_select_related = ["table", "ruleset", "previous", "requested_by", "decided_by"]
