@@ -7,7 +7,7 @@ import copy
 from casino.models import AuditEntry
 from jackpot.models import Bank, MeterEntry, PendingContribution
 from tables.models import Round, RuleSet
-from tables.services import rounds
+from tables.services import corrections, rounds
 from tests.tables.rounds.conftest import (
     HOLES,
     bank_totals,
@@ -103,7 +103,7 @@ def test_the_significant_steps_are_audited_and_the_plain_ones_are_not(
     )
     # The second person's approval (issue 23, 2): their PIN, then the correction, theirs.
     step(
-        lambda: rounds.round_correction_approve(
+        lambda: corrections.round_correction_approve(
             request_id=asked.body["correction_request"]["id"],
             approver=other_supervisor,
             pin="1234",

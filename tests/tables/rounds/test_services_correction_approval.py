@@ -11,7 +11,7 @@ from casino.errors import RoleRequired
 from casino.models import AuditEntry
 from tables.errors import IllegalTransition, NotThisDealersTable, RoundRefused
 from tables.models import Correction, CorrectionRequest, Round, SettlementLine
-from tables.services import rounds
+from tables.services import corrections, rounds
 from tests.tables.rounds.conftest import (
     DEALING_SUPERVISOR_PIN,
     deal_to,
@@ -68,12 +68,16 @@ def test_a_supervisor_alone_only_asks_and_a_second_supervisor_approves(
     # The requester cannot approve his own; nor can the round's dealer.
     for someone, pin in ((supervisor, "2468"),):
         with nothing_changes(but_pin_checks=True), pytest.raises(RoundRefused) as refused:
-            rounds.round_correction_approve(request_id=request["id"], approver=someone, pin=pin)
+            corrections.round_correction_approve(
+                request_id=request["id"], approver=someone, pin=pin
+            )
         assert refused.value.code == "two_people_required"
     with nothing_changes(), pytest.raises(RoleRequired):
-        rounds.round_correction_approve(request_id=request["id"], approver=felt.dealer, pin="1234")
+        corrections.round_correction_approve(
+            request_id=request["id"], approver=felt.dealer, pin="1234"
+        )
     assert _waiting() == [(request["id"], "requested", None)]
-    done = rounds.round_correction_approve(
+    done = corrections.round_correction_approve(
         request_id=request["id"], approver=other_supervisor, pin="1234"
     )
     assert done.state == "approved"
@@ -86,7 +90,7 @@ def test_a_supervisor_alone_only_asks_and_a_second_supervisor_approves(
     entry = AuditEntry.objects.get(code="tables.round.corrected")
     assert entry.actor_id == other_supervisor.pk and entry.data["asked_by"] == supervisor.pk
     with nothing_changes(), pytest.raises(IllegalTransition) as closed:
-        rounds.round_correction_approve(
+        corrections.round_correction_approve(
             request_id=request["id"], approver=other_supervisor, pin="1234"
         )
     assert closed.value.code == "correction_request_closed"
@@ -94,7 +98,7 @@ def test_a_supervisor_alone_only_asks_and_a_second_supervisor_approves(
 
 def test_a_manager_may_be_the_second_person(settled, supervisor, manager):
     request = _ask(settled, by=supervisor, supervisor=supervisor).body["correction_request"]
-    rounds.round_correction_approve(request_id=request["id"], approver=manager, pin="1234")
+    corrections.round_correction_approve(request_id=request["id"], approver=manager, pin="1234")
     assert Correction.objects.get().supervisor_id == manager.pk
 
 
@@ -105,7 +109,7 @@ def test_whoever_dealt_the_round_is_not_the_second_person(
     round_ = Round.objects.get(pk=dual_felt.round["id"])
     request = _ask(round_, by=dealing_supervisor, supervisor=supervisor).body["correction_request"]
     with nothing_changes(but_pin_checks=True), pytest.raises(RoundRefused) as refused:
-        rounds.round_correction_approve(
+        corrections.round_correction_approve(
             request_id=request["id"], approver=dealing_supervisor, pin=DEALING_SUPERVISOR_PIN
         )
     assert refused.value.code == "two_people_required"
@@ -114,11 +118,13 @@ def test_whoever_dealt_the_round_is_not_the_second_person(
 def test_a_rejected_correction_writes_nothing(settled, supervisor, other_supervisor):
     before = _lines(settled)
     request = _ask(settled, by=supervisor, supervisor=supervisor).body["correction_request"]
-    rounds.round_correction_reject(request_id=request["id"], actor=other_supervisor, reason="no")
+    corrections.round_correction_reject(
+        request_id=request["id"], actor=other_supervisor, reason="no"
+    )
     assert _lines(settled) == before and not Correction.objects.exists()
     assert AuditEntry.objects.filter(code="tables.round.correction_rejected").count() == 1
     with pytest.raises(IllegalTransition):
-        rounds.round_correction_approve(
+        corrections.round_correction_approve(
             request_id=request["id"], approver=other_supervisor, pin="1234"
         )
 
