@@ -13,7 +13,8 @@ from casino.audit import audit, audit_many
 from casino.duties import require_independent
 from casino.errors import TwoPeopleRequired
 from casino.live import after_commit
-from casino.models import Staff
+from casino.clock import current_property
+from casino.models import Pit, Staff
 from casino.pins import pin_approve
 from casino.roles import Role, has_role
 from tables import events, live
@@ -35,8 +36,6 @@ from tables.snapshots import round_snapshot
 
 def _require_table_supervisor(staff: Staff, round_: Round, *, field) -> None:
     """A supervisor of the round's pit: one the pit names, or any when it names none."""
-    from casino.models import Pit
-
     named = Pit.supervisors.through.objects.filter(pit_id=round_.table.pit_id)
     if not has_role(staff, Role.SUPERVISOR) or (
         named.exists() and not named.filter(staff_id=staff.pk).exists()
@@ -74,8 +73,6 @@ def _moved(rows: dict) -> int:
 def _alone_enough(rows: dict) -> bool:
     """Whether the property lets the table's supervisor make this correction alone: it sets
     a threshold, and the lines move no more than it. By default, never."""
-    from casino.clock import current_property
-
     prop = current_property()
     threshold = prop.correction_threshold_cents if prop is not None else None
     return threshold is not None and _moved(rows) <= threshold
