@@ -10,10 +10,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.audit import audit, audit_many
+from casino.clock import current_property
 from casino.duties import require_independent
 from casino.errors import TwoPeopleRequired
 from casino.live import after_commit
-from casino.clock import current_property
 from casino.models import Pit, Staff
 from casino.pins import pin_approve
 from casino.roles import Role, has_role
