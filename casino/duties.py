@@ -8,6 +8,8 @@ adjustment, a void or a correction (against the dealer and the person asking), a
 they are the same person, or when, within the last SEPARATION_DAYS days, the asker created
 the approver's account, gave them a role (asked for it or approved it), or set their temporary
 password or PIN: an account someone has just made, or can sign in to, is that person again.
+Nor when one third person set both their passwords or PINs within those days
+(Staff.credentials_set_by): they could have signed in as both.
 
 Call it BEFORE opening your own transaction, as `casino.pins.pin_verify`: the refusal is
 audited and committed before the error is raised, which an outer transaction would undo.
@@ -31,6 +33,7 @@ ACTIONS = {
     "jackpot.meter.adjust": _("approving a meter adjustment"),
     "tables.round.void": _("approving a void"),
     "tables.round.correct": _("approving a correction"),
+    "tables.ruleset.deploy": _("approving a rule set deployment"),
     "casino.role.request": _("asking for a role grant"),
     "casino.role.grant": _("approving a role grant"),
     "casino.secret.set": _("setting a temporary password or PIN"),
@@ -40,6 +43,10 @@ ACTIONS = {
 # Audit codes by which the actor (or the `requested_by` of the entry's data) made, armed or
 # can sign in to the account the entry is about, and what a refusal says of each.
 CREATED, GRANTED, SECRET = "created_by_asker", "role_granted_by_asker", "secret_set_by_asker"
+# Both sides' passwords or PINs were set by one third person, who could sign in as either
+# (Staff.credentials_set_by): a staff administrator set temporary PINs on a dealer and a
+# supervisor, signed in as each, chose their "own" PINs, then declared and approved a void.
+SAME_SETTER = "credentials_set_by_same_person"
 ACCOUNT_EVENTS = {
     "casino.staff.created": CREATED,
     "admin.casino.staff.add": CREATED,
@@ -55,6 +62,15 @@ ARMING_FIELDS = frozenset({"groups", "new_password", "new_pin"})
 
 def separation_days() -> int:
     return int(getattr(settings, "SEPARATION_DAYS", 30))
+
+
+def _set_since(staff: Staff, since: dt.datetime) -> bool:
+    """Someone else set this person's password or PIN since `since`."""
+    return (
+        staff.credentials_set_by_id is not None
+        and staff.credentials_set_at is not None
+        and staff.credentials_set_at >= since
+    )
 
 
 def _tie(*, approver: Staff, asker: Staff) -> str | None:
@@ -77,6 +93,14 @@ def _tie(*, approver: Staff, asker: Staff) -> str | None:
         if code == "casino.pin.set" and actor_id == approver.pk:
             continue
         return ACCOUNT_EVENTS[code]
+    if _set_since(approver, since) and approver.credentials_set_by_id == asker.pk:
+        return SECRET
+    if (
+        _set_since(approver, since)
+        and _set_since(asker, since)
+        and approver.credentials_set_by_id == asker.credentials_set_by_id
+    ):
+        return SAME_SETTER
     return None
 
 
@@ -96,6 +120,13 @@ def _message(reason: str, *, approver: Staff, asker: Staff, action: str) -> str:
         text = gettext(
             "%(name)s cannot do this (%(action)s) for %(asker)s, who created their account "
             "less than %(days)s days ago: someone independent of %(asker)s must."
+        )
+    elif reason == SAME_SETTER:
+        names["setter"] = Staff.objects.filter(pk=approver.credentials_set_by_id).first()
+        text = gettext(
+            "%(name)s cannot do this (%(action)s) for %(asker)s: %(setter)s set a password or "
+            "PIN for both of them less than %(days)s days ago and could sign in as either. "
+            "Someone else must."
         )
     elif reason == GRANTED:
         text = gettext(

@@ -35,6 +35,17 @@ class Property(models.Model):
         validators=[RegexValidator(r"^[A-Z]{3}$", _("Use an ISO 4217 code such as EUR."))],
     )
     language = models.CharField(_("language"), max_length=8, default="fr", choices=LANGUAGE_CHOICES)
+    # A correction moving at most this much (the sum of its lines, in cents) is made by the
+    # table's supervisor alone; above it, or always when empty, a second person approves it.
+    correction_threshold_cents = models.PositiveBigIntegerField(
+        _("correction threshold (cents)"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Corrections that move more than this are approved by a second person. Empty: "
+            "every correction is."
+        ),
+    )
 
     class Meta:
         verbose_name = _("property")
@@ -91,6 +102,14 @@ class Pit(models.Model):
         Property, on_delete=models.PROTECT, related_name="pits", verbose_name=_("property")
     )
     name = models.CharField(_("name"), max_length=80)
+    # Who may ask for a correction of this pit's rounds. Empty: every supervisor.
+    supervisors = models.ManyToManyField(
+        "Staff",
+        blank=True,
+        related_name="supervised_pits",
+        verbose_name=_("supervisors"),
+        help_text=_("Who may ask for a correction of this pit's rounds. Empty: every supervisor."),
+    )
 
     class Meta:
         unique_together = [("property", "name")]
@@ -139,6 +158,18 @@ class Staff(AbstractUser):
     # before anything else (casino.middleware), and a temporary PIN approves nothing.
     password_is_temporary = models.BooleanField(_("temporary password"), default=False)
     pin_is_temporary = models.BooleanField(_("temporary PIN"), default=False)
+    # Who last set a password or PIN for this person, and when (casino.duties): they could
+    # sign in as them, and the own password or PIN chosen next is chosen in a session their
+    # temporary one opened. Choosing one's own does not clear it; SEPARATION_DAYS do.
+    credentials_set_by = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("credentials set by"),
+    )
+    credentials_set_at = models.DateTimeField(_("credentials set at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("staff member")

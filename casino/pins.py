@@ -183,8 +183,9 @@ def _verify(*, employee_number, pin, role, request, entry: list | None = None):
                         _("%(name)s is not a %(role)s.")
                         % {"name": staff, "role": Role(str(role)).label}
                     )
-                elif role is not None and staff.pin_is_temporary:
-                    # A staff administrator chose this PIN and knows it: it approves nothing.
+                elif role is not None and staff.must_change_secrets:
+                    # A staff administrator chose this PIN or password and knows it: it
+                    # approves nothing until its owner has chosen their own.
                     audit(
                         actor=staff,
                         code="casino.pin.temporary_refused",
@@ -193,8 +194,8 @@ def _verify(*, employee_number, pin, role, request, entry: list | None = None):
                     )
                     failure = SecretChangeRequired(
                         _(
-                            "%(name)s's PIN is a temporary one: they must sign in and choose "
-                            "their own before approving anything."
+                            "%(name)s's PIN or password is a temporary one: they must sign in "
+                            "and choose their own before approving anything."
                         )
                         % {"name": staff}
                     )
@@ -219,7 +220,7 @@ def _clean_approval(staff: Staff | None, checked, role) -> bool:
         and not checked.outdated
         and staff.failed_pin_attempts == 0
         and staff.pin_locked_until is None
-        and not staff.pin_is_temporary
+        and not staff.must_change_secrets
         and has_role(staff, role)
     )
 

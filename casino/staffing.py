@@ -122,6 +122,8 @@ def staff_create(
         password_is_temporary=bool(actor is not None and password),
         pin_is_temporary=bool(actor is not None and pin),
     )
+    if actor is not None and (password or pin):
+        staff.credentials_set_by, staff.credentials_set_at = actor, timezone.now()
     if password:
         if actor is not None:
             _password_problems(password, staff)
@@ -326,7 +328,15 @@ def staff_temporary_password_set(*, staff_id: int, password: str, actor: Staff) 
         staff = _staff_for_update(staff_id)
         staff.set_password(password)
         staff.password_is_temporary = True
-        staff.save(update_fields=["password", "password_is_temporary"])
+        staff.credentials_set_by, staff.credentials_set_at = actor, timezone.now()
+        staff.save(
+            update_fields=[
+                "password",
+                "password_is_temporary",
+                "credentials_set_by",
+                "credentials_set_at",
+            ]
+        )
         audit(actor=actor, code="casino.password.temporary_set", subject=staff, data={})
     return staff
 
@@ -343,12 +353,15 @@ def staff_temporary_pin_set(*, staff_id: int, pin: str, actor: Staff) -> Staff:
         staff.pin_is_temporary = True
         staff.failed_pin_attempts = 0
         staff.pin_locked_until = None
+        staff.credentials_set_by, staff.credentials_set_at = actor, timezone.now()
         staff.save(
             update_fields=[
                 "pin_hash",
                 "pin_is_temporary",
                 "failed_pin_attempts",
                 "pin_locked_until",
+                "credentials_set_by",
+                "credentials_set_at",
             ]
         )
         audit(actor=actor, code="casino.pin.temporary_set", subject=staff, data={})

@@ -29,6 +29,7 @@ from jackpot.admin_forms import (
 from jackpot.services.posting import claim_new_bank
 from jackpot.models import (
     PARAMETER_FIELDS,
+    AdjustmentRequest,
     Bank,
     Hit,
     MeterEntry,
@@ -358,7 +359,9 @@ class HitAdmin(ReadOnlyAdmin):
     has_hit_permission = _roles_may(Role.SUPERVISOR)
 
     def has_change_permission(self, request, obj=None):
-        return obj is None  # the list (and its actions) but no edit form
+        # The list (and its actions) but no edit form, for those who may read it: a staff
+        # administrator may not (issue 23, 7).
+        return obj is None and self.has_view_permission(request)
 
     @admin.action(description=_("Verify the selected hits"), permissions=["hit"])
     def verify(self, request, queryset):
@@ -470,7 +473,8 @@ class ParameterChangeAdmin(ServiceAdmin):
         return () if obj is None else ("bank", "reason", *self.readonly_fields)
 
     def has_change_permission(self, request, obj=None):
-        return obj is None  # the list and its actions; a change is never edited
+        # The list and its actions for those who may read it; a change is never edited.
+        return obj is None and self.has_view_permission(request)
 
     def has_delete_permission(self, request, obj=None):
         return False
@@ -627,3 +631,13 @@ class ReconciliationAlertAdmin(ServiceAdmin):
 
     def save_related(self, request, form, formsets, change):
         pass  # the service wrote the audit entry
+
+
+@admin.register(AdjustmentRequest)
+class AdjustmentRequestAdmin(ReadOnlyAdmin):
+    """Meter adjustments as asked and decided (asked for and approved in the pit: issue 23,
+    7); read here by managers and auditors."""
+
+    list_display = ("bank", "state", "reason", "requested_by", "requested_at", "decided_by")
+    list_filter = ("bank", "state")
+    list_select_related = ("bank", "requested_by", "decided_by")

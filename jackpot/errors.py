@@ -108,6 +108,16 @@ class InvalidAdjustment(JackpotError):
     code = "invalid_adjustment"
 
 
+class AdjustmentNotFound(JackpotError, NotFound):
+    code = "adjustment_not_found"
+
+
+class AdjustmentClosed(JackpotError, IllegalTransition):
+    """The adjustment was already approved or rejected."""
+
+    code = "adjustment_closed"
+
+
 # The display feed: a screen whose credential or bank is wrong.
 
 

@@ -583,6 +583,60 @@ class ParameterChange(models.Model):
         }
 
 
+class AdjustmentRequest(models.Model):
+    """A meter adjustment asked for by one manager and approved by another, who acts
+    themselves (issue 23, 7: a console call named a second manager as approver and the
+    ledger recorded her as the actor). Approved, it is a ledger line (`entry`)."""
+
+    class State(models.TextChoices):
+        REQUESTED = "requested", _("waiting for a second manager")
+        APPROVED = "approved", _("approved")
+        REJECTED = "rejected", _("rejected")
+
+    bank = models.ForeignKey(
+        Bank, verbose_name=_("bank"), on_delete=models.PROTECT, related_name="adjustments"
+    )
+    state = models.CharField(
+        _("state"), max_length=10, choices=State.choices, default=State.REQUESTED
+    )
+    # {"meter": cents, "reserve": cents, "overflow": cents}: the values it sets, some or all.
+    targets = models.JSONField(_("values after"))
+    reason = models.CharField(_("reason"), max_length=200)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("requested by"),
+    )
+    requested_at = models.DateTimeField(_("requested at"))
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    reject_reason = models.CharField(_("reason for the rejection"), max_length=200, blank=True)
+    entry = models.OneToOneField(
+        MeterEntry,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("ledger line"),
+    )
+
+    class Meta:
+        ordering = ["requested_at", "pk"]
+        verbose_name = _("meter adjustment")
+        verbose_name_plural = _("meter adjustments")
+
+    def __str__(self) -> str:
+        return f"{self.bank}: {self.reason}"
+
+
 class MeterReading(AppendOnlyModel):
     class Reason(models.TextChoices):
         PERIODIC = "periodic", _("periodic")

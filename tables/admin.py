@@ -20,13 +20,21 @@ from django.urls import path, reverse
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from casino.admin_audit import AuditedModelAdmin
+from casino.admin_audit import AuditedModelAdmin, ReadOnlyAdminMixin, money_column
 from casino.forms import AmountField
 from casino.money import money, property_currency
 from tables import forms_math, services
 from tables.errors import TablesError
 from tables.forms import PaytableEditorForm
-from tables.models import ENGINE_FIELDS, DealerAssignment, Paytable, RuleSet, Table
+from tables.models import (
+    ENGINE_FIELDS,
+    CorrectionRequest,
+    DealerAssignment,
+    Paytable,
+    RuleSet,
+    RulesetDeployment,
+    Table,
+)
 from tables.selectors import current_dealer, with_current_assignment
 
 _IN_CENTS = re.compile(r"\s*\((cents|centimes)\)\s*$")
@@ -402,8 +410,11 @@ class RuleSetAdmin(AmountsShownMixin, VersionedAdmin):
         if moved:
             self.message_user(
                 request,
-                _("Tables moved to %(ruleset)s: %(tables)s.")
-                % {"ruleset": ruleset, "tables": ", ".join(t.name for t in moved)},
+                _(
+                    "Asked for %(tables)s to play %(ruleset)s: a second manager approves each "
+                    "table's deployment in the pit's queue."
+                )
+                % {"ruleset": ruleset, "tables": ", ".join(d.table.name for d in moved)},
                 messages.SUCCESS,
             )
         elif not still_open:
@@ -477,6 +488,12 @@ class TableAdmin(AmountsShownMixin, AuditedModelAdmin):
     search_fields = ["name"]
     readonly_fields = ["status", "status_since"]
     list_select_related = ["pit", "bank", "ruleset"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # Another rule set version is deployed with a second manager's approval (issue 23,
+        # 2: services.ruleset_deployment_request), never by one manager in this form.
+        fields = list(super().get_readonly_fields(request, obj))
+        return fields if obj is None else [*fields, "ruleset"]
 
     @admin.display(description=_("status since"))
     def status_since(self, table):
@@ -562,3 +579,24 @@ class DealerAssignmentAdmin(AuditedModelAdmin):
         if not change:
             obj.assigned_by = request.user
         super().save_model(request, obj, form, change)
+
+
+@admin.register(CorrectionRequest)
+class CorrectionRequestAdmin(ReadOnlyAdminMixin, AuditedModelAdmin):
+    """Corrections asked for at a tablet and decided at the pit by a second person (issue
+    23, 2); read here by managers and auditors."""
+
+    list_display = ["round", "state", "moved", "requested_by", "requested_at", "decided_by"]
+    list_filter = ["state"]
+    moved = money_column("amount_cents", _("amount moved"))
+    list_select_related = ["round__table", "requested_by", "decided_by"]
+
+
+@admin.register(RulesetDeployment)
+class RulesetDeploymentAdmin(ReadOnlyAdminMixin, AuditedModelAdmin):
+    """Rule set versions asked for a table by one manager and decided by a second (issue
+    23, 2); read here by managers and auditors."""
+
+    list_display = ["table", "ruleset", "previous", "state", "requested_by", "decided_by"]
+    list_filter = ["state"]
+    list_select_related = ["table", "ruleset", "previous", "requested_by", "decided_by"]

@@ -9,6 +9,7 @@ from tables import services
 from tables.models import Paytable, RuleSet, Table
 from tables.rules.paytables import DEFAULT_ENVY, DEFAULT_PROGRESSIVE
 from tables.selectors import current_dealer, dealer_current_table
+from tables.services.floor import table_configure_as_approved
 
 MANAGER, SUPERVISOR = "directeur", "inspecteur"
 
@@ -99,8 +100,13 @@ def _link_bank(table: Table, bank, manager: Staff) -> None:
     supervisor = Staff.objects.get(username=SUPERVISOR)
     if was_open:
         services.table_close(table_id=table.pk, supervisor=supervisor)
-    services.table_configure(
-        table_id=table.pk, manager=manager, bank_id=bank.pk, ruleset_id=ruleset_id
+    # The demo loader sets its own floor up, as the console does: its rule set version
+    # change is not a deployment a second manager approves (tables.services.configuration).
+    table_configure_as_approved(
+        table_id=table.pk,
+        manager=manager,
+        changes={"bank_id": bank.pk, "ruleset_id": ruleset_id},
+        deployment=True,
     )
     if was_open:
         services.table_open(table_id=table.pk, supervisor=supervisor)

@@ -35,8 +35,10 @@ class ConfigurationRefused(TablesError):
 
     code = "invalid_configuration"
 
-    def __init__(self, message: str, *, errors: dict[str, list[str]] | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str, *, errors: dict[str, list[str]] | None = None, code: str | None = None
+    ) -> None:
+        super().__init__(message, code=code)
         self.errors = errors or {}
 
 

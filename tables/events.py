@@ -13,3 +13,5 @@ void_requested = Signal()
 void_decided = Signal()
 # kwargs: correction_id, round_id
 round_corrected = Signal()
+# A correction waits for a second person at the pit. kwargs: round_id
+correction_requested = Signal()

@@ -177,3 +177,30 @@ def test_french_puts_a_no_break_space_before_a_colon(app):
     ]
     assert len(texts) > 10
     assert [t for t in texts if _BARE_COLON.search(t)] == []
+
+
+# What a staff administrator reads in the admin: the staff and the role grants, nothing of
+# the games or the money (issue 23, 7: they read the hits and the parameter changes).
+STAFF_ADMIN_MODELS = {"casino.staff", "casino.rolegrant"}
+
+
+def test_the_staff_administrator_opens_no_gaming_or_money_page(client, demo_floor):
+    from casino.models import Staff
+
+    client.force_login(Staff.objects.get(username="rh"))
+    opened = []
+    for model in admin.site._registry:
+        label = model._meta.label_lower
+        prefix = f"admin:{model._meta.app_label}_{model._meta.model_name}"
+        status = client.get(reverse(f"{prefix}_changelist")).status_code
+        if label in STAFF_ADMIN_MODELS:
+            assert status == 200, label
+            opened.append(label)
+        else:
+            assert status in (302, 403), (label, status)
+    assert sorted(opened) == sorted(STAFF_ADMIN_MODELS)
+    for name in ("admin:jackpot_hit_changelist", "admin:jackpot_parameterchange_changelist"):
+        assert client.get(reverse(name)).status_code == 403
+    client.force_login(Staff.objects.get(username="auditeur"))  # who reads them still does
+    for name in ("admin:jackpot_hit_changelist", "admin:jackpot_parameterchange_changelist"):
+        assert client.get(reverse(name)).status_code == 200

@@ -7,9 +7,10 @@ in batches (services.posting). Each works standalone or inside the caller's tran
 tables layer settles a round, its contributions and its hits in one).
 """
 
+from jackpot.services.adjustments import adjustment_approve, adjustment_reject, adjustment_request
 from jackpot.services.banks import bank_close, bank_create, bank_open, bank_seed
 from jackpot.services.hits import hit_pay, hit_record, hit_verify
-from jackpot.services.ledger import bank_adjust, bank_contribute, bank_reverse, split_contribution
+from jackpot.services.ledger import bank_contribute, bank_reverse, split_contribution
 from jackpot.services.parameters import (
     parameter_change_approve,
     parameter_change_reject,
@@ -28,7 +29,9 @@ from jackpot.services.readings import (
 
 __all__ = [
     "alert_resolve",
-    "bank_adjust",
+    "adjustment_approve",
+    "adjustment_reject",
+    "adjustment_request",
     "bank_close",
     "bank_contribute",
     "bank_create",

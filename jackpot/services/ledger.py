@@ -23,7 +23,6 @@ from jackpot.selectors import bank_get
 from jackpot.services._base import (
     When,
     append_entry,
-    require_two_people,
     save_totals,
 )
 from jackpot.services._checks import (
@@ -271,26 +270,13 @@ def _reversal_refusal(bank_id: int, reference: str) -> None:
     )
 
 
-def bank_adjust(
+def adjustment_targets(
     *,
-    bank_id: int,
-    reason: str,
-    requested_by,
-    approved_by,
     meter_after_cents: int | None = None,
     reserve_after_cents: int | None = None,
     overflow_after_cents: int | None = None,
-) -> MeterEntry:
-    """Set the meter (or reserve, or overflow) to a stated value: a malfunction correction or
-    an accounting transfer. Two managers: one asks, another, independent of the first,
-    approves (NJ 69D-1.52(f), WAC 230-15-695; casino.duties). The entry keeps the reason, the
-    values before and after, and both names.
-    """
-    require_role(requested_by, Role.MANAGER)
-    require_role(approved_by, Role.MANAGER)
-    require_two_people(approver=approved_by, asker=requested_by, action="jackpot.meter.adjust")
-    if not reason or not reason.strip():
-        raise InvalidAdjustment(_("an adjustment needs a reason"))
+) -> dict:
+    """The values an adjustment sets, checked: {"meter"/"reserve"/"overflow": cents}."""
     targets = {
         "meter": meter_after_cents,
         "reserve": reserve_after_cents,
@@ -300,11 +286,23 @@ def bank_adjust(
     if not targets:
         raise InvalidAdjustment(_("say which amount the adjustment sets"))
     for name, value in targets.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CENTS:
             raise InvalidAdjustment(
                 _("the %(what)s after adjustment must be a whole number of cents, not negative")
                 % {"what": name}
             )
+    return targets
+
+
+def bank_adjust_approved(*, adjustment, approved_by) -> MeterEntry:
+    """Set the meter (or reserve, or overflow) to the values an AdjustmentRequest states: a
+    malfunction correction or an accounting transfer. Called by
+    jackpot.services.adjustments.adjustment_approve only, inside its transaction, once the
+    second manager (`approved_by`, the person acting) is checked independent of the one who
+    asked (NJ 69D-1.52(f), WAC 230-15-695; casino.duties). The entry keeps the reason, the
+    values before and after, and both names."""
+    bank_id, targets = adjustment.bank_id, adjustment.targets
+    requested_by, reason = adjustment.requested_by, adjustment.reason
     with transaction.atomic():
         bank = bank_lock_and_post(bank_id)
         before = {

@@ -183,6 +183,19 @@ OPENAPI = {
                     "void": {"type": ["object", "null"]},
                     "settlement": {"type": ["object", "null"]},
                     "corrections": {"type": "array", "items": {"type": "object"}},
+                    "correction_request": {
+                        "type": "object",
+                        "required": ["id", "state", "amount_cents", "lines"],
+                        "properties": {
+                            "id": {"type": "integer"},
+                            "state": {"enum": ["requested", "approved", "rejected"]},
+                            "reason": {"type": "string"},
+                            "requested_by": {"type": "object"},
+                            "requested_at": {"type": "string", "format": "date-time"},
+                            "amount_cents": {"type": "integer"},
+                            "lines": {"type": "array", "items": {"type": "object"}},
+                        },
+                    },
                     "dealer_staff": {"type": "object"},
                     "opened_at": {"type": "string", "format": "date-time"},
                     "settled_at": {"type": ["string", "null"], "format": "date-time"},
@@ -342,11 +355,18 @@ OPENAPI = {
         },
         "/api/rounds/{round_id}/corrections": {
             "post": {
-                "summary": "Correct a settled round (a supervisor's PIN)",
+                "summary": "Ask to correct a settled round (the table's supervisor's PIN)",
+                "description": (
+                    "By default the correction waits for a second person at the pit (202, "
+                    "the round unchanged and `correction_request`); within the property's "
+                    "threshold it is written at once (200). docs/architecture/"
+                    "two-person-rules.md"
+                ),
                 "parameters": [_ROUND_ID],
                 "requestBody": _body("CorrectionWrite"),
                 "responses": {
                     "200": _json("Round", "the round with its corrections"),
+                    "202": _json("Round", "the round, unchanged, with its correction_request"),
                     **_errors(400, 404, 409, 429),
                 },
             }

@@ -15,18 +15,28 @@ from tables.models.floor import (
     MAX_SEATS,
     AssignmentQuerySet,
     DealerAssignment,
+    RulesetDeployment,
     Table,
     assignment_conflict,
     limit_ratios,
 )
-from tables.models.rounds import Correction, IdempotentWrite, Round, RoundEvent, SettlementLine
+from tables.models.rounds import (
+    Correction,
+    CorrectionRequest,
+    IdempotentWrite,
+    Round,
+    RoundEvent,
+    SettlementLine,
+)
 
 __all__ = [
     "SettlementLine",
     "RoundEvent",
     "Round",
     "IdempotentWrite",
+    "RulesetDeployment",
     "Correction",
+    "CorrectionRequest",
     "DeviceBinding",
     "ENGINE_FIELDS",
     "MAX_SEATS",

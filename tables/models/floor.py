@@ -232,3 +232,62 @@ def assignment_conflict(*, dealer, table, starts_at, ends_at, ignore=()) -> str 
             "start": floor_time(clash.starts_at),
         }
     return None
+
+
+class RulesetDeployment(models.Model):
+    """A rule set version asked for a table by one manager and approved by a second one,
+    independent of the first (issue 23, 2: a paytable that pays more was deployed by one
+    manager alone). Approved, the table plays it (it must be closed then)."""
+
+    class State(models.TextChoices):
+        REQUESTED = "requested", _("waiting for a second manager")
+        APPROVED = "approved", _("approved")
+        REJECTED = "rejected", _("rejected")
+
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="deployments"
+    )
+    ruleset = models.ForeignKey(
+        "tables.RuleSet", verbose_name=_("rule set"), on_delete=models.PROTECT, related_name="+"
+    )
+    previous = models.ForeignKey(
+        "tables.RuleSet",
+        verbose_name=_("rule set before"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    state = models.CharField(
+        _("state"), max_length=10, choices=State.choices, default=State.REQUESTED
+    )
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("requested by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    requested_at = models.DateTimeField(_("requested at"))
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        verbose_name=_("decided by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("rule set deployment")
+        verbose_name_plural = _("rule set deployments")
+        ordering = ["requested_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=models.Q(state="requested"),
+                name="one_deployment_waiting_per_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.ruleset}"

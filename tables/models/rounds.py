@@ -222,6 +222,80 @@ class Correction(_AppendOnlyModel):
         return f"{self.round}, correction {self.number}"
 
 
+class CorrectionRequest(models.Model):
+    """A correction asked for by one of the table's supervisors (with their PIN) and waiting
+    for a second person, a supervisor or manager independent of the asker and of everyone
+    who had a hand in the round (issue 23, 2). Approved, it becomes a Correction; the facts
+    and the engine's settlement of them are kept as asked."""
+
+    class State(models.TextChoices):
+        REQUESTED = "requested", _("waiting for a second approval")
+        APPROVED = "approved", _("approved")
+        REJECTED = "rejected", _("rejected")
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.PROTECT, related_name="correction_requests"
+    )
+    key = models.CharField(_("client key"), max_length=64)
+    state = models.CharField(
+        _("state"), max_length=10, choices=State.choices, default=State.REQUESTED
+    )
+    reason = models.TextField(_("reason"))
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("requested by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    asked_at_tablet_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("signed in at the tablet"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    input = models.JSONField(_("corrected input"))
+    output = models.JSONField(_("corrected settlement"))
+    # [[seat, bet, net], ...]: the compensating lines as they would be written when asked.
+    lines = models.JSONField(_("lines"))
+    amount_cents = models.BigIntegerField(_("amount moved"))
+    requested_at = models.DateTimeField(_("requested at"))
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        verbose_name=_("decided by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    reject_reason = models.CharField(_("reason for the rejection"), max_length=200, blank=True)
+    correction = models.OneToOneField(
+        Correction,
+        null=True,
+        blank=True,
+        verbose_name=_("correction"),
+        on_delete=models.PROTECT,
+        related_name="request",
+    )
+
+    class Meta:
+        verbose_name = _("correction request")
+        verbose_name_plural = _("correction requests")
+        ordering = ["requested_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "key"], name="correction_request_key_unique"),
+            # One waiting at a time per round: the second is asked on the first's result.
+            models.UniqueConstraint(
+                fields=["round"],
+                condition=Q(state="requested"),
+                name="one_correction_request_waiting_per_round",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}, correction request #{self.pk}"
+
+
 class SettlementLine(_AppendOnlyModel):
     """What one bet of one seat won or lost (`net`, player's view, integer cents).
 

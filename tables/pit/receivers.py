@@ -44,6 +44,14 @@ def on_round_corrected(*, round_id, **kwargs):
     delay_soon(tasks.big_wins_check, round_id)
 
 
+@receiver(tables_events.correction_requested, dispatch_uid="pit.correction_requested")
+@_logged
+def on_correction_requested(*, round_id, **kwargs):
+    from tables.pit import live
+
+    live.announce_floor_changed()  # the queue shows it
+
+
 @receiver(tables_events.void_requested, dispatch_uid="pit.alerts.void_requested")
 @_logged
 def on_void_requested(*, round_id, **kwargs):

@@ -34,6 +34,7 @@ class Powers:
     assign: bool  # dealer_rotate / assignment_end: a supervisor or a manager
     configure: bool  # a closed table to another rule set version: a manager
     approve: bool  # hits, voids: a supervisor
+    correct: bool  # a correction's second approval: a supervisor or a manager
     parameters: bool  # a jackpot parameter change: a manager
     acknowledge: bool  # alerts: a supervisor or a manager
 
@@ -46,6 +47,7 @@ def powers_of(staff) -> Powers:
         assign=supervisor or manager,
         configure=manager,
         approve=supervisor,
+        correct=supervisor or manager,
         parameters=manager,
         acknowledge=supervisor or manager,
     )
@@ -166,6 +168,7 @@ def bank_meters(language: str) -> list[dict]:
     """Every open or closed bank's meter, as its displays show it, in `language`."""
     return [
         {
+            "id": bank.pk,
             "slug": bank.slug,
             "name": bank.name,
             "status": bank.status,
@@ -183,7 +186,8 @@ def _asker(staff) -> str:
 def approvals() -> list[dict]:
     """What waits for someone, oldest first, each with who asked and when: progressive hits to
     verify then to pay, voids declared at a table, jackpot parameter changes waiting for a
-    second manager. Five queries."""
+    second manager, then corrections, rule set deployments and meter adjustments waiting for
+    a second person. Eight queries."""
     items: list[dict] = []
     for hit in Hit.objects.filter(state__in=[Hit.State.PENDING, Hit.State.VERIFIED]).select_related(
         "bank", "recorded_by", "verified_by"
@@ -238,7 +242,65 @@ def approvals() -> list[dict]:
                 "change": change,
             }
         )
+    items += _second_approvals()
     items.sort(key=lambda item: item["at"])
+    return items
+
+
+def _bet_label(bet: str) -> str:
+    return str(SettlementLine.Bet(bet).label) if bet in SettlementLine.Bet.values else bet
+
+
+def _second_approvals() -> list[dict]:
+    """Corrections, rule set deployments and meter adjustments waiting for a second person
+    (issue 23, 2 and 7). Three queries."""
+    from jackpot.models import AdjustmentRequest
+    from tables.models import CorrectionRequest, RulesetDeployment
+
+    items = []
+    for asked in CorrectionRequest.objects.filter(
+        state=CorrectionRequest.State.REQUESTED
+    ).select_related("round__table", "requested_by"):
+        items.append(
+            {
+                "kind": "correction",
+                "id": asked.pk,
+                "at": asked.requested_at,
+                "asked_by": _asker(asked.requested_by),
+                "asked_by_id": asked.requested_by_id,
+                "correction": asked,
+                "lines": [
+                    {"seat": seat, "bet": _bet_label(bet), "net": net}
+                    for seat, bet, net in asked.lines
+                ],
+            }
+        )
+    for deployment in RulesetDeployment.objects.filter(
+        state=RulesetDeployment.State.REQUESTED
+    ).select_related("table", "ruleset", "previous", "requested_by"):
+        items.append(
+            {
+                "kind": "ruleset",
+                "id": deployment.pk,
+                "at": deployment.requested_at,
+                "asked_by": _asker(deployment.requested_by),
+                "asked_by_id": deployment.requested_by_id,
+                "deployment": deployment,
+            }
+        )
+    for adjustment in AdjustmentRequest.objects.filter(
+        state=AdjustmentRequest.State.REQUESTED
+    ).select_related("bank", "requested_by"):
+        items.append(
+            {
+                "kind": "adjustment",
+                "id": adjustment.pk,
+                "at": adjustment.requested_at,
+                "asked_by": _asker(adjustment.requested_by),
+                "asked_by_id": adjustment.requested_by_id,
+                "adjustment": adjustment,
+            }
+        )
     return items
 
 

@@ -19,5 +19,9 @@ urlpatterns = [
     path("hits/<int:hit_id>/pay/", views.hit_pay_view, name="hit_pay"),
     path("rounds/<int:round_id>/void/", views.void_decide, name="void_decide"),
     path("parameters/<int:change_id>/", views.parameters_decide, name="parameters_decide"),
+    path("corrections/<int:request_id>/", views.correction_decide, name="correction_decide"),
+    path("deployments/<int:deployment_id>/", views.deployment_decide, name="deployment_decide"),
+    path("banks/<int:bank_id>/adjust/", views.adjustment_ask, name="adjustment_ask"),
+    path("adjustments/<int:adjustment_id>/", views.adjustment_decide, name="adjustment_decide"),
     path("alerts/<int:alert_id>/acknowledge/", views.alert_acknowledge, name="alert_acknowledge"),
 ]

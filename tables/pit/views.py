@@ -5,6 +5,7 @@ with what happened, in the reader's language."""
 import uuid
 
 from django.contrib import messages
+from django.http import HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -13,13 +14,23 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.access import role_required
 from casino.errors import CasinoError
-from jackpot.services import hit_pay, hit_verify, parameter_change_approve, parameter_change_reject
+from casino.roles import Role
+from jackpot.services import (
+    adjustment_approve,
+    adjustment_reject,
+    adjustment_request,
+    hit_pay,
+    hit_verify,
+    parameter_change_approve,
+    parameter_change_reject,
+)
 from tables import services
 from tables.models import Table
 from tables.pit import alerts as pit_alerts
 from tables.pit import live as pit_live
 from tables.pit import selectors
 from tables.pit.selectors import PIT_ACTORS, PIT_READERS
+from tables.services.corrections import round_correction_approve, round_correction_reject
 from tables.services.rounds import round_void
 
 
@@ -132,7 +143,9 @@ def alerts_fragment(request):
 @never_cache
 def banks_fragment(request):
     return render(
-        request, "pit/_banks.html", {"banks": selectors.bank_meters(request.LANGUAGE_CODE)}
+        request,
+        "pit/_banks.html",
+        {**_page_context(request), "banks": selectors.bank_meters(request.LANGUAGE_CODE)},
     )
 
 
@@ -243,10 +256,14 @@ def table_ruleset(request, table_id: int):
     return _act(
         request,
         f"/pit/tables/{table.pk}/",
-        lambda: services.table_configure(
-            table_id=table.pk, manager=request.user, ruleset_id=version.pk
+        lambda: services.ruleset_deployment_request(
+            table_id=table.pk,
+            ruleset_id=version.pk,
+            manager=request.user,
+            reason=request.POST.get("reason", ""),
         ),
-        _("%(table)s now plays %(ruleset)s.") % {"table": table, "ruleset": version},
+        _("%(table)s to play %(ruleset)s: asked. A second manager approves it in the pit's queue.")
+        % {"table": table, "ruleset": version},
     )
 
 
@@ -318,6 +335,113 @@ def parameters_decide(request, change_id: int):
         )
         done = _("Parameter change #%(id)s is rejected.")
     return _act(request, "/pit/", action, done % {"id": change_id})
+
+
+@role_required(*PIT_ACTORS)
+@require_POST
+def correction_decide(request, request_id: int):
+    """The second person approves a correction asked for at a tablet, signed in as
+    themselves and with their PIN typed again, or rejects it (issue 23, 2)."""
+    if request.POST.get("decision") == "approve":
+        action = lambda: round_correction_approve(  # noqa: E731
+            request_id=request_id, approver=request.user, pin=request.POST.get("pin", "")
+        )
+        done = _("Correction #%(id)s is approved: its lines are written.")
+    else:
+        action = lambda: round_correction_reject(  # noqa: E731
+            request_id=request_id, actor=request.user, reason=request.POST.get("reason", "")
+        )
+        done = _("Correction #%(id)s is rejected: the round is unchanged.")
+    return _act(request, "/pit/", action, done % {"id": request_id})
+
+
+@role_required(Role.MANAGER)
+@require_POST
+def deployment_decide(request, deployment_id: int):
+    """A second manager approves a rule set deployment, or any manager rejects it."""
+    if request.POST.get("decision") == "approve":
+        action = lambda: services.ruleset_deployment_approve(  # noqa: E731
+            deployment_id=deployment_id, manager=request.user
+        )
+        done = _("Rule set deployment #%(id)s is approved: the table plays it now.")
+    else:
+        action = lambda: services.ruleset_deployment_reject(  # noqa: E731
+            deployment_id=deployment_id, manager=request.user
+        )
+        done = _("Rule set deployment #%(id)s is rejected.")
+    return _act(request, "/pit/", action, done % {"id": deployment_id})
+
+
+def _cents(text: str) -> int | None:
+    """An amount typed in the property's currency ("1234.56", "1 234,56") as cents, or None
+    when the field is empty; ValueError when it is not an amount."""
+    text = text.strip().replace("\u00a0", "").replace("\u202f", "").replace(" ", "")
+    if not text:
+        return None
+    whole, _sep, fraction = text.replace(",", ".").partition(".")
+    if not (whole.isascii() and whole.isdigit()) or len(whole) > 13:
+        raise ValueError(text)
+    if fraction and not (fraction.isascii() and fraction.isdigit() and len(fraction) <= 2):
+        raise ValueError(text)
+    return int(whole) * 100 + int((fraction + "00")[:2] or 0)
+
+
+@role_required(Role.MANAGER)
+@never_cache
+def adjustment_ask(request, bank_id: int):
+    """A manager asks for a meter adjustment: the values the meter, reserve or overflow
+    should read, and why. A second manager approves it in the queue (issue 23, 7)."""
+    from jackpot.models import Bank
+
+    bank = get_object_or_404(Bank, pk=bank_id)
+    if request.method == "POST":
+        try:
+            targets = {
+                f"{name}_after_cents": _cents(request.POST.get(name, ""))
+                for name in ("meter", "reserve", "overflow")
+            }
+        except ValueError:
+            messages.error(request, _("Type each amount as a number, such as 1234.56."))
+            return redirect(request.path)
+        try:
+            adjustment_request(
+                bank_id=bank.pk,
+                reason=request.POST.get("reason", ""),
+                manager=request.user,
+                **targets,
+            )
+        except CasinoError as exc:
+            messages.error(request, exc.message)
+            return redirect(request.path)
+        messages.success(
+            request,
+            _("The adjustment of %(bank)s is asked for: a second manager approves it.")
+            % {"bank": bank.name},
+        )
+        pit_live.announce_floor_changed()
+        return redirect("/pit/")
+    if request.method != "GET":
+        return HttpResponseNotAllowed(["GET", "POST"])
+    return render(request, "pit/adjust.html", {**_page_context(request), "bank": bank})
+
+
+@role_required(Role.MANAGER)
+@require_POST
+def adjustment_decide(request, adjustment_id: int):
+    """A second manager approves a meter adjustment herself, or any manager rejects it."""
+    if request.POST.get("decision") == "approve":
+        action = lambda: adjustment_approve(  # noqa: E731
+            adjustment_id=adjustment_id, manager=request.user
+        )
+        done = _("Meter adjustment #%(id)s is approved: the ledger records it.")
+    else:
+        action = lambda: adjustment_reject(  # noqa: E731
+            adjustment_id=adjustment_id,
+            manager=request.user,
+            reason=request.POST.get("reason", ""),
+        )
+        done = _("Meter adjustment #%(id)s is rejected.")
+    return _act(request, "/pit/", action, done % {"id": adjustment_id})
 
 
 @role_required(*PIT_ACTORS)

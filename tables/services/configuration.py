@@ -21,13 +21,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.audit import audit
+from casino.duties import require_independent
 from casino.models import Staff
 from casino.roles import Role
 from tables.errors import ConfigurationRefused
 from tables.forms_math import paytable_findings
-from tables.models import ENGINE_FIELDS, Paytable, RuleSet, Table
+from tables.models import ENGINE_FIELDS, Paytable, RuleSet, RulesetDeployment, Table
 from tables.services._base import UNSET, get_locked, require_role, validate, values
-from tables.services.floor import table_configure
+from tables.services.floor import table_configure_as_approved
 
 RULESET_FIELDS = tuple(
     f"{name}_id" if name.endswith("paytable") else name for name in ENGINE_FIELDS
@@ -255,24 +256,148 @@ def ruleset_follow_paytable(*, paytable_id: int, manager: Staff) -> list[RuleSet
         ]
 
 
-def ruleset_deploy(*, ruleset_id: int, manager: Staff) -> tuple[list[Table], list[Table]]:
-    """Move the family's tables from its other versions to this one: every closed table
-    moves now; open tables stay where they are (returned second) until they close."""
+def ruleset_deploy(*, ruleset_id: int, manager: Staff) -> tuple[list, list[Table]]:
+    """Ask for the family's tables to move from its other versions to this one: one
+    deployment request per closed table, each approved by a second manager
+    (ruleset_deployment_approve); open tables are returned second, to be asked for once they
+    close. Returns (the deployments asked for, the open tables)."""
+    require_role(manager, Role.MANAGER)
+    ruleset = RuleSet.objects.filter(pk=ruleset_id).first()
+    if ruleset is None:
+        raise ConfigurationRefused(_("There is no rule set #%(id)s.") % {"id": ruleset_id})
+    others = (
+        Table.objects.filter(ruleset__name=ruleset.name).exclude(ruleset=ruleset).order_by("name")
+    )
+    asked, still_open = [], []
+    for table in others:
+        if table.is_open:
+            still_open.append(table)
+            continue
+        asked.append(
+            ruleset_deployment_request(table_id=table.pk, ruleset_id=ruleset.pk, manager=manager)
+        )
+    return asked, still_open
+
+
+def ruleset_deployment_request(
+    *, table_id: int, ruleset_id: int, manager: Staff, reason: str = ""
+) -> RulesetDeployment:
+    """A manager asks for a table to play another version of its rule set family (another
+    family is another game: a new table). One request waits per table."""
     require_role(manager, Role.MANAGER)
     with transaction.atomic():
-        ruleset = get_locked(RuleSet, ruleset_id)
-        others = (
-            Table.objects.filter(ruleset__name=ruleset.name)
-            .exclude(ruleset=ruleset)
-            .order_by("name")
+        table = get_locked(Table, table_id)
+        ruleset = RuleSet.objects.filter(pk=ruleset_id).first()
+        if ruleset is None or ruleset.name != table.ruleset.name:
+            raise ConfigurationRefused(
+                _("Choose a version of %(table)s's rule set.") % {"table": table},
+                code="bad_ruleset",
+            )
+        if ruleset.pk == table.ruleset_id:
+            raise ConfigurationRefused(
+                _("%(table)s already plays %(ruleset)s.") % {"table": table, "ruleset": ruleset},
+                code="nothing_to_deploy",
+            )
+        if table.deployments.filter(state=RulesetDeployment.State.REQUESTED).exists():
+            raise ConfigurationRefused(
+                _(
+                    "A rule set deployment already waits for %(table)s: a second manager "
+                    "approves or rejects it first."
+                )
+                % {"table": table},
+                code="deployment_pending",
+            )
+        deployment = RulesetDeployment.objects.create(
+            table=table,
+            ruleset=ruleset,
+            previous_id=table.ruleset_id,
+            reason=str(reason or "").strip()[:200],
+            requested_by=manager,
+            requested_at=timezone.now(),
         )
-        moved, still_open = [], []
-        for table in others:
-            if table.is_open:
-                still_open.append(table)
-                continue
-            moved.append(table_configure(table_id=table.pk, manager=manager, ruleset_id=ruleset.pk))
-    return moved, still_open
+        audit(
+            actor=manager,
+            code="tables.ruleset.deployment_requested",
+            subject=table,
+            data={"deployment": deployment.pk, "from": table.ruleset_id, "to": ruleset.pk},
+        )
+    return deployment
+
+
+def _deployment_locked(deployment_id) -> RulesetDeployment:
+    deployment = (
+        RulesetDeployment.objects.select_for_update(of=("self",))
+        .select_related("table", "ruleset")
+        .filter(pk=deployment_id)
+        .first()
+    )
+    if deployment is None:
+        raise ConfigurationRefused(
+            _("There is no rule set deployment #%(id)s.") % {"id": deployment_id},
+            code="not_found",
+        )
+    if deployment.state != RulesetDeployment.State.REQUESTED:
+        raise ConfigurationRefused(
+            _("Rule set deployment #%(id)s is %(state)s: it cannot be decided again.")
+            % {"id": deployment.pk, "state": deployment.get_state_display()},
+            code="deployment_closed",
+        )
+    return deployment
+
+
+def ruleset_deployment_approve(*, deployment_id: int, manager: Staff) -> RulesetDeployment:
+    """A second manager, independent of the one who asked (casino.duties), approves: the
+    table (closed) plays the version from now on. An open table is refused; the request
+    waits until it closes."""
+    require_role(manager, Role.MANAGER)
+    asked = RulesetDeployment.objects.select_related("requested_by").filter(pk=deployment_id)
+    asked = asked.first()
+    if asked is not None:  # checked before the locks, audited if refused
+        require_independent(
+            approver=manager,
+            asker=asked.requested_by,
+            action="tables.ruleset.deploy",
+            subject=asked.table,
+        )
+    with transaction.atomic():
+        deployment = _deployment_locked(deployment_id)
+        table_configure_as_approved(
+            table_id=deployment.table_id,
+            manager=manager,
+            changes={"ruleset_id": deployment.ruleset_id},
+            deployment=True,
+        )
+        deployment.state = RulesetDeployment.State.APPROVED
+        deployment.decided_by, deployment.decided_at = manager, timezone.now()
+        deployment.save(update_fields=["state", "decided_by", "decided_at"])
+        audit(
+            actor=manager,
+            code="tables.ruleset.deployment_approved",
+            subject=deployment.table,
+            data={
+                "deployment": deployment.pk,
+                "to": deployment.ruleset_id,
+                "asked_by": deployment.requested_by_id,
+            },
+        )
+    return deployment
+
+
+def ruleset_deployment_reject(*, deployment_id: int, manager: Staff) -> RulesetDeployment:
+    """Any manager rejects a waiting deployment (or the one who asked withdraws it)."""
+    require_role(manager, Role.MANAGER)
+    with transaction.atomic():
+        deployment = _deployment_locked(deployment_id)
+        deployment.state = RulesetDeployment.State.REJECTED
+        deployment.decided_by, deployment.decided_at = manager, timezone.now()
+        deployment.save(update_fields=["state", "decided_by", "decided_at"])
+        audit(
+            actor=manager,
+            code="tables.ruleset.deployment_rejected",
+            subject=deployment.table,
+            data={"deployment": deployment.pk},
+        )
+    return deployment
 
 
 def ruleset_mark_used(*, ruleset_id: int, at: dt.datetime | None = None) -> RuleSet:

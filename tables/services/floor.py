@@ -96,9 +96,12 @@ def table_configure(
     bank_id: int | None = UNSET,
     ruleset_id: int = UNSET,
 ) -> Table:
-    """Change a table's name, pit, seats, limits, bank or rule set version.
+    """Change a table's name, pit, seats, limits or bank.
 
-    The rule set and the bank change only while the table is closed (see FROZEN_WHILE_OPEN)."""
+    The bank changes only while the table is closed (see FROZEN_WHILE_OPEN). Another rule set
+    version is deployed with a second manager's approval (ruleset_deployment_request then
+    ruleset_deployment_approve, issue 23, 2): `ruleset_id` here may only name the one the
+    table plays."""
     require_role(manager, Role.MANAGER)
     changes = {
         k: v
@@ -115,9 +118,27 @@ def table_configure(
         }.items()
         if v is not UNSET
     }
+    return table_configure_as_approved(
+        table_id=table_id, manager=manager, changes=changes, deployment=False
+    )
+
+
+def table_configure_as_approved(*, table_id: int, manager: Staff, changes: dict, deployment):
+    """table_configure's change; `deployment`: a rule set deployment a second manager has
+    approved (tables.services.configuration), the only way a table's rule set changes."""
     with transaction.atomic():
         table = get_locked(Table, table_id)
         before = values(table, changes)
+        if not deployment and changes.get("ruleset_id", before.get("ruleset_id")) != before.get(
+            "ruleset_id"
+        ):
+            raise IllegalTransition(
+                _(
+                    "A rule set is deployed on a table with a second manager's approval: ask "
+                    "for it on the table's page in the pit."
+                ),
+                code="second_manager_required",
+            )
         frozen = [f for f in FROZEN_WHILE_OPEN if f in changes and changes[f] != before[f]]
         if frozen and table.is_open:
             raise IllegalTransition(

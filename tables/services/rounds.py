@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max, Sum
+from django.db.models import Max, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -45,7 +45,6 @@ from tables.errors import (
     StaleRound,
 )
 from tables.models import (
-    Correction,
     IdempotentWrite,
     Round,
     RoundEvent,
@@ -157,6 +156,14 @@ def _not_the_dealer(table: Table) -> NotThisDealersTable:
     )
 
 
+def _require_a_dealer(staff: Staff) -> None:
+    """Checked before a kept answer is replayed (issue 23, 7): a key reused by someone who
+    could not make the write tells them nothing. Whether they deal this table is checked
+    after, under the lock."""
+    if not has_role(staff, Role.DEALER):
+        raise NotThisDealersTable(_("Only the dealer assigned to the table now can do this."))
+
+
 def _require_table_dealer(staff: Staff, table: Table) -> None:
     dealing = current_dealer(table)
     if dealing is None or dealing.pk != staff.pk:
@@ -187,10 +194,10 @@ def _approver(credentials, *, round_: Round, actor: Staff, action: str) -> Appro
     )
     supervisor = approval.staff
     askers = {round_.dealer_id: round_.dealer}
-    if round_.dealing_id is not None and round_.dealing_id not in askers:
-        askers[round_.dealing_id] = Staff.objects.get(pk=round_.dealing_id)  # a new dealer
     if not has_role(actor, Role.SUPERVISOR):
         askers[actor.pk] = actor  # the dealer at the tablet asks; someone else approves
+    for person in _round_hands(round_, known=askers):
+        askers[person.pk] = person
     for asker in askers.values():
         try:
             require_independent(
@@ -206,6 +213,18 @@ def _approver(credentials, *, round_: Round, actor: Staff, action: str) -> Appro
                 ) from exc
             raise RoundRefused(exc.message, code=exc.code, field="supervisor") from exc
     return approval
+
+
+def _round_hands(round_: Round, *, known) -> list[Staff]:
+    """Everyone else who had a hand in the round: the dealer at its table now, and whoever
+    wrote one of its steps (dealt, declared an irregularity, confirmed), the approvals of a
+    void left aside. A supervisor who rotated himself onto the table to declare and rotated
+    back is one of them. One query."""
+    dealt = RoundEvent.objects.filter(round_id=round_.pk).exclude(kind__in=APPROVALS)
+    hands = Q(pk__in=dealt.values("actor_id"))
+    if round_.dealing_id is not None:
+        hands |= Q(pk=round_.dealing_id)
+    return list(Staff.objects.filter(hands).exclude(pk__in=list(known)).order_by("pk"))
 
 
 # --- the round and its replay --------------------------------------------------------------
@@ -321,6 +340,7 @@ RULES_WITH_PAYTABLES = (
 def round_open(*, table_id: int, dealer: Staff, key: str) -> Written:
     """The dealer assigned to an open table opens its next round (one at a time)."""
     key = _check_key(key)
+    _require_a_dealer(dealer)
     scope, request = f"table:{table_id}:open", {}
     with transaction.atomic():
         try:
@@ -410,6 +430,7 @@ def round_event_record(
             approved=kind == "void_approved",
             supervisor=supervisor,
         )
+    _require_a_dealer(actor)
     scope = f"round:{round_id}:events"
     request = {"expected_seq": expected_seq, "event": event}
     try:
@@ -527,6 +548,7 @@ def round_settle(*, round_id: int, dealer: Staff, key: str, expected_seq) -> Wri
     recorded (pending until a supervisor verifies it), and one line per seat and bet is
     written, all in one transaction."""
     key = _check_key(key)
+    _require_a_dealer(dealer)
     scope = f"round:{round_id}:events"
     request = {"expected_seq": expected_seq, "event": {"kind": "settlement_confirmed"}}
     with transaction.atomic():
@@ -657,9 +679,9 @@ def round_void(
     scope = f"round:{round_id}:events"
     who = supervisor.get("employee_number") if isinstance(supervisor, dict) else None
     request = {"expected_seq": expected_seq, "event": {"kind": kind}, "supervisor": who}
+    require_role(actor, Role.DEALER, Role.SUPERVISOR)  # before a kept answer is replayed
     if (again := _remembered(scope, key, request)) is not None:
         return again
-    require_role(actor, Role.DEALER, Role.SUPERVISOR)
     probe = _round_read(round_id, lock=False)
     if not has_role(actor, Role.SUPERVISOR):
         _require_round_dealer(actor, probe)
@@ -755,17 +777,21 @@ def settlement_preview(round_: Round) -> dict:
 def round_correct(
     *, round_id: int, actor: Staff, key: str, supervisor, reason, corrected
 ) -> Written:
-    """A supervisor corrects the facts of a settled round (settle.md input): the engine
-    settles them and the difference per seat and bet is written as compensating lines.
+    """One of the table's supervisors asks to correct the facts of a settled round (settle.md
+    input), with their PIN, at the tablet (signed in as the table's dealer or as a
+    supervisor): the engine settles the facts and the difference per seat and bet is what the
+    correction writes. It waits (202, `correction_request`) for a second person, who approves
+    it at the pit (tables.services.corrections), unless the property sets a threshold and the
+    lines move no more than it: then it is written at once (200), as asked (issue 23, 2).
     A correction that would change a progressive hit or wager is refused: the meter is
     corrected with a jackpot adjustment, which two managers approve."""
     key = _check_key(key)
     scope = f"round:{round_id}:corrections"
     who = supervisor.get("employee_number") if isinstance(supervisor, dict) else None
     request = {"supervisor": who, "reason": reason, "round": corrected}
+    require_role(actor, Role.DEALER, Role.SUPERVISOR)  # before a kept answer is replayed
     if (again := _remembered(scope, key, request)) is not None:
         return again
-    require_role(actor, Role.DEALER, Role.SUPERVISOR)
     if not isinstance(reason, str) or not reason.strip():
         raise RoundRefused(
             _("A correction needs its reason."), code="reason_required", field="reason"
@@ -776,67 +802,71 @@ def round_correct(
             code="bad_input",
             field="round",
         )
+    from tables.services.corrections import (  # the correction's second person, there
+        _alone_enough,
+        _announce_corrected,
+        _compensation,
+        _correction_ask,
+        _correction_write,
+        _require_table_supervisor,
+    )
+
     probe = _round_read(round_id, lock=False)
+    if has_role(actor, Role.SUPERVISOR):
+        _require_table_supervisor(actor, probe, field=None)
+    else:
+        _require_round_dealer(actor, probe)  # not a dealer of another table
     approval = _approver(supervisor, round_=probe, actor=actor, action="tables.round.correct")
-    approver = approval.staff
+    requester = approval.staff
+    _require_table_supervisor(requester, probe, field="supervisor")
     with transaction.atomic():
         round_ = _round_relock(probe)
         if (again := _remembered(scope, key, request)) is not None:
             return again
-        if round_.stage != Round.Stage.SETTLED:
-            raise IllegalTransition(
-                _("Only a settled round can be corrected (this one is %(stage)s).")
-                % {"stage": round_.get_stage_display()},
-                code="not_settled",
-            )
+        _require_settled(round_)
         output, facts = _settle_corrected(round_, corrected)
-        current = _nets_now(round_)
-        wanted = _line_rows(output)
-        rows = {}
-        for place in sorted(set(current) | set(wanted)):
-            stake, net = wanted.get(place, (0, 0))
-            if net != current.get(place, 0):
-                rows[place] = (stake, net - current.get(place, 0))
-        if not rows:
-            raise RoundRefused(
-                _("These facts settle to the same payouts: there is nothing to correct."),
-                code="nothing_to_correct",
-                field="round",
-            )
+        rows = _compensation(round_, output)
         at = timezone.now()
-        number = round_.corrections.count() + 1
-        correction = Correction.objects.create(
-            round=round_,
-            number=number,
+        if not _alone_enough(rows):
+            return _correction_ask(
+                round_,
+                key=key,
+                reason=reason.strip(),
+                requester=requester,
+                actor=actor,
+                facts=facts,
+                output=output,
+                rows=rows,
+                at=at,
+                approval=approval,
+                remember=(scope, request),
+            )
+        correction = _correction_write(
+            round_,
             key=key,
             reason=reason.strip(),
             requested_by=actor,
-            supervisor=approver,
-            input=facts,
+            approver=requester,
+            facts=facts,
             output=output,
+            rows=rows,
             at=at,
+            approval=approval,
+            asked_by=actor,
         )
-        _write_lines(round_, output, {}, at=at, correction=correction, rows=rows)
         written = _remember(scope, key, request, Written(200, round_snapshot(round_)), actor)
-        corrected_entry = {
-            "actor": approver,
-            "code": "tables.round.corrected",
-            "subject": round_,
-            "data": {
-                "correction": number,
-                "reason": reason.strip(),
-                "asked_by": actor.pk,
-                "lines": [[seat, bet, net] for (seat, bet), (_s, net) in rows.items()],
-            },
-        }
-        audit_many([approval.entry, corrected_entry])
         live.announce_round(written.body)
-        after_commit(
-            lambda: events.round_corrected.send(
-                sender=Round, correction_id=correction.pk, round_id=round_.pk
-            )
-        )
+        _announce_corrected(round_, correction)
     return written
+
+
+def _require_settled(round_: Round) -> None:
+    if round_.stage != Round.Stage.SETTLED:
+        raise IllegalTransition(
+            _("Only a settled round can be corrected (this one is %(stage)s).")
+            % {"stage": round_.get_stage_display()},
+            code="not_settled",
+        )
 
 
 def _settle_corrected(round_: Round, corrected: dict) -> tuple[dict, dict]:

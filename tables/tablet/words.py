@@ -132,6 +132,11 @@ WORDS = {
     "decision_of": _("Decision of seat %(seat)s"),
     "reason": _("Reason for the correction"),
     "send_correction": _("Send the correction"),
+    # issue 23, 2: by default a correction waits for a second person at the pit (HTTP 202)
+    "correction_waiting": _(
+        "The correction is asked for: a second supervisor or a manager approves it at the "
+        "pit. Nothing is paid until then."
+    ),
     "corrections": _("Corrections"),
     "correction_line": _(
         "Correction %(number)s at %(time)s, approved by %(supervisor)s: %(reason)s"

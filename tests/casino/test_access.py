@@ -212,3 +212,15 @@ async def test_every_socket_refuses_a_connection_without_a_credential(path):
         # The queries ran in asgiref's one sync thread: close its connection there, or it
         # outlives the test and holds the test database open.
         await sync_to_async(connections.close_all)()
+
+
+def test_the_walk_finds_the_second_persons_pages():
+    """Issue 23, 2 and 7: the correction's second approval, the rule set deployment's
+    approval, the meter adjustment's request and approval are walked like every page."""
+    names = {pattern_id(p) for p in PROTECTED}
+    assert {
+        "pit:correction_decide",
+        "pit:deployment_decide",
+        "pit:adjustment_ask",
+        "pit:adjustment_decide",
+    } <= names

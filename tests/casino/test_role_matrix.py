@@ -15,7 +15,7 @@ from casino.roles import Role
 from jackpot import services
 from jackpot.models import MeterReading
 from tests.factories import make_staff
-from tests.jackpot.factories import hit, make_bank
+from tests.jackpot.factories import adjust, hit, make_bank
 
 D, S, M, A, X = Role.DEALER, Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR, Role.STAFF_ADMIN
 COLUMNS = [D, S, M, A, X]
@@ -105,7 +105,7 @@ def _parameters_approve(person, world):
 
 
 def _adjust(person, world):
-    services.bank_adjust(
+    adjust(
         bank_id=world.bank.pk,
         meter_after_cents=12_000,
         reason="matrix",
@@ -158,7 +158,7 @@ ROLE_MATRIX = {
     "Take a meter reading (`meter_reading_take`)": ({S, M, A}, service(_reading)),
     "Ask for a parameter change (`parameter_change_request`)": ({M}, service(_parameters_request)),
     "Approve someone else's parameter change": ({M}, service(_parameters_approve)),
-    "Approve someone else's meter adjustment (`bank_adjust`)": ({M}, service(_adjust)),
+    "Approve someone else's meter adjustment (`adjustment_approve`)": ({M}, service(_adjust)),
     "Configure in the admin (pits, tables, banks...)": ({M}, page("admin:casino_pit_add")),
     "Read the audit log (admin)": ({M, A}, page("admin:casino_auditentry_changelist")),
     "Enter the admin (`/admin/`)": ({M, A, X}, page("admin:index")),
@@ -202,4 +202,115 @@ def test_the_roles_page_shows_this_matrix():
     by_column = {f"`{r}`": r for r in COLUMNS}
     assert {action: {by_column[c] for c in cols} for action, cols in found.items()} == {
         action: {str(r) for r in roles} for action, (roles, _attempt) in ROLE_MATRIX.items()
+    }
+
+
+# --- the two-person rules' own matrix (docs/architecture/two-person-rules.md) ---------------
+
+
+def role_first(call):
+    """An attempt on a request that does not exist: the service checks the role before it
+    looks for the request, so a refusal is RoleRequired and anything else (the request not
+    found) means the role got through."""
+
+    def attempt(person, world):
+        from casino.errors import CasinoError
+
+        try:
+            call(person, world)
+        except RoleRequired:
+            return False
+        except CasinoError:
+            return True
+        raise AssertionError("a request that does not exist was decided")
+
+    return attempt
+
+
+def _correction_approve(person, world):
+    from tables.services.corrections import round_correction_approve
+
+    round_correction_approve(request_id=10**9, approver=person, pin="1234")
+
+
+def _deployment_request(person, world):
+    from tables.services import ruleset_deployment_request
+
+    ruleset_deployment_request(table_id=10**9, ruleset_id=10**9, manager=person)
+
+
+def _deployment_approve(person, world):
+    from tables.services import ruleset_deployment_approve
+
+    ruleset_deployment_approve(deployment_id=10**9, manager=person)
+
+
+def _adjustment_request(person, world):
+    services.adjustment_request(
+        bank_id=world.bank.pk, meter_after_cents=12_000, reason="matrix", manager=person
+    )
+
+
+def _adjustment_approve(person, world):
+    asked = services.adjustment_request(
+        bank_id=world.bank.pk, meter_after_cents=12_000, reason="matrix", manager=world.other(M)
+    )
+    services.adjustment_approve(adjustment_id=asked.pk, manager=person)
+
+
+def _adjustment_page(person, world):
+    client = Client()
+    client.force_login(person)
+    response = client.get(reverse("pit:adjustment_ask", args=[world.bank.pk]))
+    assert response.status_code in (200, 302, 403), response.status_code
+    return response.status_code == 200
+
+
+TWO_PERSON_MATRIX = {
+    "Approve someone else's correction (`round_correction_approve`)": (
+        {S, M},
+        role_first(_correction_approve),
+    ),
+    "Ask for a rule set deployment (`ruleset_deployment_request`)": (
+        {M},
+        role_first(_deployment_request),
+    ),
+    "Approve someone else's rule set deployment (`ruleset_deployment_approve`)": (
+        {M},
+        role_first(_deployment_approve),
+    ),
+    "Ask for a meter adjustment (`adjustment_request`)": ({M}, service(_adjustment_request)),
+    "Approve someone else's meter adjustment (`adjustment_approve`)": (
+        {M},
+        service(_adjustment_approve),
+    ),
+    "Open the meter adjustment page (`/pit/banks/<id>/adjust/`)": ({M}, _adjustment_page),
+}
+TWO_PERSON_CELLS = [(action, role) for action in TWO_PERSON_MATRIX for role in COLUMNS]
+
+
+@pytest.mark.parametrize(
+    "action, role", TWO_PERSON_CELLS, ids=[f"{a[:40]}-{r}" for a, r in TWO_PERSON_CELLS]
+)
+def test_each_role_may_take_exactly_its_part_in_the_two_person_rules(
+    db, casino_property, action, role
+):
+    allowed, attempt = TWO_PERSON_MATRIX[action]
+    person = make_staff(role, pin="1234")
+    assert attempt(person, World()) is (role in allowed), f"{role}: {action}"
+
+
+def test_this_page_shows_the_two_person_matrix():
+    path = pathlib.Path(__file__).parents[2] / "docs" / "architecture" / "two-person-rules.md"
+    block = path.read_text().split("<!-- two-person-matrix -->")[1]
+    block = block.split("<!-- /two-person-matrix -->")[0]
+    rows = [line for line in block.splitlines() if line.startswith("| ")]
+    header = [cell.strip() for cell in rows[0].strip("|").split("|")]
+    assert header[1:] == [f"`{r}`" for r in COLUMNS]
+    found = {}
+    for line in rows[1:]:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        found[cells[0]] = {str(COLUMNS[i - 1]) for i, cell in enumerate(cells) if i and cell == "✓"}
+    assert found == {
+        action: {str(r) for r in roles} for action, (roles, _attempt) in TWO_PERSON_MATRIX.items()
     }

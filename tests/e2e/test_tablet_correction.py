@@ -24,9 +24,18 @@ DEALER_CARDS = ["Qc", "Qd"]  # a pair of queens: the dealer qualifies
 WRONG, RIGHT = ["Ah", "3d"], ["Kd", "3d"]  # ace high loses; kings beat the queens
 
 
+def _supervisor_corrects_alone():
+    """The property lets the table's supervisor make this correction alone (issue 23, 2: by
+    default a second person approves it at the pit, test_pit_correction_approval.py)."""
+    from casino.models import Property
+
+    Property.objects.update(correction_threshold_cents=10**9)
+
+
 @pytest.fixture
 def tablet(asgi_server, browser_page):
     asgi_server.run_sync(load_floor)
+    asgi_server.run_sync(_supervisor_corrects_alone)
     browser_page.set_viewport_size({"width": 1280, "height": 800})
     return Tablet(browser_page, asgi_server.url)
 

@@ -102,3 +102,13 @@ def hit(
         )
     bank.refresh_from_db()
     return recorded
+
+
+def adjust(*, bank_id, reason, requested_by, approved_by, **targets):
+    """A meter adjustment asked for by one manager and approved by another, herself."""
+    from jackpot import services
+
+    asked = services.adjustment_request(
+        bank_id=bank_id, reason=reason, manager=requested_by, **targets
+    )
+    return services.adjustment_approve(adjustment_id=asked.pk, manager=approved_by)

@@ -9,7 +9,7 @@ from casino.models import AuditEntry
 from jackpot import services
 from jackpot.errors import TwoPeopleRequired
 from jackpot.models import Hit, ParameterChange
-from tests.jackpot.factories import hit
+from tests.jackpot.factories import adjust, hit
 
 
 def tie(asker, approver, code="casino.staff.created"):
@@ -42,7 +42,7 @@ def test_an_adjustment_is_not_approved_by_someone_the_requester_created(
 ):
     tie(manager, other_manager)
     with pytest.raises(TwoPeopleRequired):
-        services.bank_adjust(
+        adjust(
             bank_id=bank.pk,
             meter_after_cents=12_000,
             reason="controller fault",

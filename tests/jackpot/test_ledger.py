@@ -18,7 +18,7 @@ from jackpot.errors import (
 )
 from jackpot.models import AppendOnly, Bank, MeterEntry, PendingReversal
 from jackpot.selectors import ledger_totals
-from tests.jackpot.factories import contribute, hit, make_bank, reverse
+from tests.jackpot.factories import adjust, contribute, hit, make_bank, reverse
 
 STATE_FIELDS = (
     "meter_cents",
@@ -199,7 +199,7 @@ def test_an_adjustment_needs_two_managers_and_keeps_reason_and_before_after(
     bank, dealer, manager, other_manager
 ):
     contribute(bank, dealer, ref="a", wagers=3)
-    entry = services.bank_adjust(
+    entry = adjust(
         bank_id=bank.pk,
         meter_after_cents=10_500,
         reason="display malfunction, meter restored from the last reading",
@@ -217,7 +217,7 @@ def test_an_adjustment_needs_two_managers_and_keeps_reason_and_before_after(
 
 def test_one_manager_alone_cannot_adjust_the_meter(bank, manager):
     with pytest.raises(TwoPeopleRequired):
-        services.bank_adjust(
+        adjust(
             bank_id=bank.pk,
             meter_after_cents=0,
             reason="x",
@@ -230,7 +230,7 @@ def test_one_manager_alone_cannot_adjust_the_meter(bank, manager):
 
 def test_an_adjustment_without_reason_or_target_is_refused(bank, manager, other_manager):
     with pytest.raises(InvalidAdjustment):
-        services.bank_adjust(
+        adjust(
             bank_id=bank.pk,
             meter_after_cents=1,
             reason=" ",
@@ -238,9 +238,7 @@ def test_an_adjustment_without_reason_or_target_is_refused(bank, manager, other_
             approved_by=other_manager,
         )
     with pytest.raises(InvalidAdjustment):
-        services.bank_adjust(
-            bank_id=bank.pk, reason="why", requested_by=manager, approved_by=other_manager
-        )
+        adjust(bank_id=bank.pk, reason="why", requested_by=manager, approved_by=other_manager)
 
 
 def test_the_ledger_cannot_be_edited_or_deleted_through_the_orm(bank):
@@ -267,7 +265,7 @@ def test_every_entry_kind_keeps_the_cached_totals_equal_to_the_ledger(
         contribute(bank, dealer, ref=f"r{i}", wagers=1 + i % 7)
     services.bank_reverse(bank_id=bank.pk, reference="r3", actor=supervisor)
     hit(bank, dealer, level="straight_flush")
-    services.bank_adjust(
+    adjust(
         bank_id=bank.pk,
         reserve_after_cents=5,
         reason="transfer",
@@ -306,7 +304,7 @@ def test_the_meter_never_goes_down_except_by_hit_reversal_or_adjustment(bank, de
 def test_each_ledger_service_writes_the_audit_log(bank, dealer, manager, other_manager, supervisor):
     contribute(bank, dealer, ref="a")
     services.bank_reverse(bank_id=bank.pk, reference="a", actor=supervisor, reason="misdeal")
-    services.bank_adjust(
+    adjust(
         bank_id=bank.pk,
         meter_after_cents=10_001,
         reason="fix",
@@ -316,11 +314,14 @@ def test_each_ledger_service_writes_the_audit_log(bank, dealer, manager, other_m
     codes = list(
         AuditEntry.objects.filter(code__startswith="jackpot.").values_list("code", flat=True)
     )
-    assert codes[-3:] == [
+    assert codes[-4:] == [
         "jackpot.contribution.recorded",
         "jackpot.contribution.reversed",
+        "jackpot.adjustment.requested",
         "jackpot.meter.adjusted",
     ]
+    adjusted = AuditEntry.objects.get(code="jackpot.meter.adjusted")
+    assert adjusted.actor == other_manager  # the second manager acted herself
     reversal = AuditEntry.objects.get(code="jackpot.contribution.reversed")
     assert reversal.data["reason"] == "misdeal"
     assert reversal.actor == supervisor

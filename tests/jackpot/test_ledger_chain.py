@@ -8,7 +8,7 @@ from django.db import connection
 from jackpot import services
 from jackpot.chains import ledger_find_break
 from jackpot.models import MeterEntry
-from tests.jackpot.factories import contribute, hit
+from tests.jackpot.factories import adjust, contribute, hit
 from tests.tamper import audit_verify as verify
 from tests.tamper import write_unguarded
 
@@ -32,7 +32,7 @@ def ledger(bank, dealer, supervisor, manager, other_manager):
     lines = [contribute(bank, dealer, ref=f"r{n}", wagers=n) for n in range(1, 6)]
     services.bank_reverse(bank_id=bank.pk, reference="r5", actor=supervisor, reason="void")
     hit(bank, dealer, level="straight_flush")
-    services.bank_adjust(
+    adjust(
         bank_id=bank.pk,
         reason="meter display fault",
         requested_by=manager,

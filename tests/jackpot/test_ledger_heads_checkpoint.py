@@ -28,7 +28,7 @@ from casino.checkpoints import Checkpoint, checkpoints_read, shift_checkpoint
 from jackpot.chains import ledger_find_break, ledger_heads_find_break
 from jackpot.models import Bank, MeterEntry, meter_entry_digest
 from tests.factories import PropertyFactory
-from tests.jackpot.factories import contribute, hit, make_bank
+from tests.jackpot.factories import adjust, contribute, hit, make_bank
 from tests.tamper import audit_verify as verify
 from tests.tamper import write_unguarded
 
@@ -223,11 +223,10 @@ def test_a_checkpoint_older_than_the_cut_still_catches_it(played):
 def test_a_cut_below_the_checkpointed_head_after_more_lines_is_named_at_that_head(
     played, dealer, manager, other_manager
 ):
-    from jackpot import services
 
     audit_checkpoint()
     older = lines(played)[-1]
-    services.bank_adjust(
+    adjust(
         bank_id=played.pk,
         reason="meter display fault",
         requested_by=manager,

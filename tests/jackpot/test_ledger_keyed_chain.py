@@ -20,7 +20,7 @@ from casino import audit_keys
 from jackpot import services
 from jackpot.chains import ledger_find_break
 from jackpot.models import LEDGER_GENESIS, Bank, MeterEntry, meter_entry_digest
-from tests.jackpot.factories import contribute, hit
+from tests.jackpot.factories import adjust, contribute, hit
 from tests.tamper import audit_verify as verify
 from tests.tamper import write_unguarded
 
@@ -54,7 +54,7 @@ def ledger(bank, dealer, supervisor, manager, other_manager):
         contribute(bank, dealer, ref=f"r{n}", wagers=n)
     services.bank_reverse(bank_id=bank.pk, reference="r5", actor=supervisor, reason="void")
     hit(bank, dealer, level="straight_flush")
-    services.bank_adjust(
+    adjust(
         bank_id=bank.pk,
         reason="meter display fault",
         requested_by=manager,

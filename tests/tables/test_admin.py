@@ -9,7 +9,7 @@ from django.urls import reverse
 from casino.models import AuditEntry
 from casino.permissions import sync_role_permissions
 from tables import services
-from tables.models import RuleSet, Table
+from tables.models import RuleSet, RulesetDeployment, Table
 
 
 @pytest.fixture
@@ -93,9 +93,11 @@ def test_a_change_posted_to_a_used_version_lands_on_a_new_version(
     assert (v1.payout_unit_cents, v2.payout_unit_cents) == (1, 25)
 
 
-def test_a_manager_moves_a_closed_table_to_the_new_version(
+def test_a_manager_alone_cannot_move_a_table_to_another_version_in_the_admin(
     client, admin_manager, closed_table, standard_rules
 ):
+    """Issue 23, 2: the table's form shows its rule set read-only; a deployment is asked for
+    and a second manager approves it (tests/tables/test_versioning.py)."""
     v2 = services.ruleset_revise(
         ruleset_id=standard_rules.pk, manager=admin_manager, new_version=True
     )
@@ -113,8 +115,7 @@ def test_a_manager_moves_a_closed_table_to_the_new_version(
         },
     )
     assert response.status_code == 302, response.content.decode()[:3000]
-    assert Table.objects.get(pk=closed_table.pk).ruleset == v2
-    assert AuditEntry.objects.filter(code="admin.tables.table.change").exists()
+    assert Table.objects.get(pk=closed_table.pk).ruleset == standard_rules
 
 
 def test_an_auditor_may_look_but_not_change(client, auditor, standard_rules):
@@ -147,8 +148,8 @@ def test_every_tables_admin_page_opens_for_a_manager(
     assert client.get(reverse(f"admin:tables_{model}_add")).status_code == 200
 
 
-def test_the_admin_moves_the_familys_closed_tables_to_a_version(
-    client, admin_manager, closed_table, standard_rules
+def test_the_admin_asks_for_the_familys_closed_tables_to_move_to_a_version(
+    client, admin_manager, other_manager, closed_table, standard_rules
 ):
     services.ruleset_mark_used(ruleset_id=standard_rules.pk)
     v2 = services.ruleset_revise(
@@ -160,8 +161,12 @@ def test_the_admin_moves_the_familys_closed_tables_to_a_version(
     response = client.post(deploy_url)
     assert response["Location"] == change_url
     closed_table.refresh_from_db()
+    assert closed_table.ruleset == standard_rules  # asked for: a second manager approves it
+    asked = RulesetDeployment.objects.get(table=closed_table, ruleset=v2, state="requested")
+    services.ruleset_deployment_approve(deployment_id=asked.pk, manager=other_manager)
+    closed_table.refresh_from_db()
     assert closed_table.ruleset == v2
-    assert AuditEntry.objects.filter(code="tables.table.configured", actor=admin_manager).exists()
+    assert AuditEntry.objects.filter(code="tables.table.configured", actor=other_manager).exists()
 
 
 def test_the_new_version_button_works_for_paytables(client, admin_manager, trips_c):

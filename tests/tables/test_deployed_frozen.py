@@ -68,7 +68,7 @@ def test_revising_a_deployed_rule_set_makes_the_next_version(manager, closed_tab
 
 
 def test_a_new_paytable_version_reaches_the_closed_tables_through_a_new_rule_set(
-    manager, open_table, other_table, standard_rules, trips_c
+    manager, other_manager, open_table, other_table, standard_rules, trips_c
 ):
     trips_v2 = services.paytable_revise(
         paytable_id=trips_c.pk, manager=manager, preset="", lines=ROYAL_1000
@@ -81,8 +81,9 @@ def test_a_new_paytable_version_reaches_the_closed_tables_through_a_new_rule_set
     assert rules_v2.trips_paytable_id == trips_v2.pk
     assert rules_v2.blind_paytable_id == standard_rules.blind_paytable_id
 
-    moved, still_open = services.ruleset_deploy(ruleset_id=rules_v2.pk, manager=manager)
-    assert (moved, still_open) == ([other_table], [open_table])
+    asked, still_open = services.ruleset_deploy(ruleset_id=rules_v2.pk, manager=manager)
+    assert ([d.table for d in asked], still_open) == ([other_table], [open_table])
+    services.ruleset_deployment_approve(deployment_id=asked[0].pk, manager=other_manager)
     assert _trips(other_table)["royal_flush"] == "1000:1"
     assert _trips(open_table) == "C"
     assert services.ruleset_follow_paytable(paytable_id=trips_v2.pk, manager=manager) == [

@@ -289,9 +289,9 @@ def test_a_table_belongs_to_at_most_one_bank_and_can_leave_it(manager, closed_ta
     assert table.bank is None
 
 
-def test_the_admin_refuses_a_rule_set_change_on_an_open_table(
-    manager, pit, open_table, standard_rules
-):
+def test_the_admin_never_changes_a_tables_rule_set(manager, pit, open_table, standard_rules):
+    """Issue 23, 2: another version is deployed with a second manager's approval, never in
+    the table's form (open or closed), which shows the rule set read-only."""
     v2 = services.ruleset_revise(ruleset_id=standard_rules.pk, manager=manager, new_version=True)
     form = _admin_form(
         TableAdmin,
@@ -300,8 +300,10 @@ def test_the_admin_refuses_a_rule_set_change_on_an_open_table(
         _table_data(pit, v2, name=open_table.name),
         instance=open_table,
     )
-    assert not form.is_valid()
-    assert "ruleset" in form.errors
+    assert "ruleset" not in form.fields
+    assert form.is_valid(), form.errors
+    form.save()
+    assert Table.objects.get(pk=open_table.pk).ruleset_id == standard_rules.pk
 
 
 def test_a_missing_paytable_or_rule_set_is_a_field_error(manager, pit, blind_a):

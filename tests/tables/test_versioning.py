@@ -2,10 +2,11 @@
 
 import pytest
 
+from casino.errors import TwoPeopleRequired
 from casino.models import AuditEntry
 from tables import services
 from tables.errors import IllegalTransition, VersionLocked
-from tables.models import Paytable, RuleSet
+from tables.models import Paytable, RuleSet, RulesetDeployment, Table
 from tables.rules.ruleset import parse_rules
 
 
@@ -93,26 +94,55 @@ def test_a_used_paytable_change_makes_the_next_version(manager, trips_c):
     assert (v1.preset, v1.lines["full_house"]) == ("C", "8:1")
 
 
-def test_the_table_moves_to_the_new_version_while_closed(
-    manager, supervisor, closed_table, standard_rules
+def test_the_table_moves_to_the_new_version_while_closed_once_a_second_manager_approves(
+    manager, other_manager, supervisor, closed_table, standard_rules
 ):
     services.ruleset_mark_used(ruleset_id=standard_rules.pk)
     v2 = services.ruleset_revise(
         ruleset_id=standard_rules.pk, manager=manager, preflop_multiples=[4]
     )
-    table = services.table_configure(table_id=closed_table.pk, manager=manager, ruleset_id=v2.pk)
+    # One manager alone no longer deploys (issue 23, 2): he asks, a second one approves.
+    with pytest.raises(IllegalTransition) as refused:
+        services.table_configure(table_id=closed_table.pk, manager=manager, ruleset_id=v2.pk)
+    assert refused.value.code == "second_manager_required"
+    asked = services.ruleset_deployment_request(
+        table_id=closed_table.pk, ruleset_id=v2.pk, manager=manager
+    )
+    closed_table.refresh_from_db()
+    assert closed_table.ruleset_id == standard_rules.pk
+    with pytest.raises(TwoPeopleRequired):
+        services.ruleset_deployment_approve(deployment_id=asked.pk, manager=manager)
+    closed_table.refresh_from_db()
+    assert closed_table.ruleset_id == standard_rules.pk
+    services.ruleset_deployment_approve(deployment_id=asked.pk, manager=other_manager)
+    table = Table.objects.get(pk=closed_table.pk)
     assert table.ruleset.version == 2
     assert table.ruleset.engine_rules()["preflop_multiples"] == [4]
+    codes = list(
+        AuditEntry.objects.filter(code__startswith="tables.ruleset.deployment").values_list(
+            "code", "actor_id"
+        )
+    )
+    assert codes == [
+        ("tables.ruleset.deployment_requested", manager.pk),
+        ("tables.ruleset.deployment_approved", other_manager.pk),
+    ]
 
 
-def test_an_open_table_keeps_its_rules_until_it_closes(manager, open_table, standard_rules):
+def test_an_open_table_keeps_its_rules_until_it_closes(
+    manager, other_manager, open_table, standard_rules
+):
     v2 = services.ruleset_revise(
         ruleset_id=standard_rules.pk, manager=manager, new_version=True, preflop_multiples=[4]
     )
+    asked = services.ruleset_deployment_request(
+        table_id=open_table.pk, ruleset_id=v2.pk, manager=manager
+    )
     with pytest.raises(IllegalTransition):
-        services.table_configure(table_id=open_table.pk, manager=manager, ruleset_id=v2.pk)
+        services.ruleset_deployment_approve(deployment_id=asked.pk, manager=other_manager)
     open_table.refresh_from_db()
     assert open_table.ruleset_id == standard_rules.pk
+    assert RulesetDeployment.objects.get(pk=asked.pk).state == "requested"  # it waits
 
 
 def test_a_new_version_is_audited_with_before_and_after(manager, standard_rules):
@@ -136,7 +166,7 @@ def test_engine_rules_are_what_the_engine_parses(manager, standard_rules):
 
 
 def test_deploying_a_version_moves_the_closed_tables_and_leaves_the_open_ones(
-    manager, supervisor, pit, standard_rules
+    manager, other_manager, supervisor, pit, standard_rules
 ):
     from tests.tables.factories import make_table
 
@@ -148,10 +178,13 @@ def test_deploying_a_version_moves_the_closed_tables_and_leaves_the_open_ones(
         ruleset_id=standard_rules.pk, manager=manager, trips_on_fold="lost"
     )
 
-    moved, still_open = services.ruleset_deploy(ruleset_id=v2.pk, manager=manager)
+    asked, still_open = services.ruleset_deploy(ruleset_id=v2.pk, manager=manager)
 
-    assert [t.name for t in moved] == ["UTH 1"]
+    assert [d.table.name for d in asked] == ["UTH 1"]
     assert [t.name for t in still_open] == ["UTH 2"]
+    closed.refresh_from_db()
+    assert closed.ruleset_id == standard_rules.pk  # asked for, not deployed yet
+    services.ruleset_deployment_approve(deployment_id=asked[0].pk, manager=other_manager)
     closed.refresh_from_db()
     playing.refresh_from_db()
     assert (closed.ruleset_id, playing.ruleset_id) == (v2.pk, standard_rules.pk)

@@ -133,9 +133,13 @@ def test_fills_and_credits_count_only_once_approved(felt, dealer, supervisor, ch
     assert (row.fills, row.credits) == (300_000, 0)
 
 
-def test_a_correction_is_counted_and_its_lines_change_the_computed_win(felt, supervisor, dealer):
+def test_a_correction_is_counted_and_its_lines_change_the_computed_win(
+    felt, supervisor, dealer, casino_property
+):
     from tests.tables.rounds.test_services_corrections import _correct
 
+    casino_property.correction_threshold_cents = 10**9  # the supervisor corrects alone
+    casino_property.save(update_fields=["correction_threshold_cents"])
     deal_to(felt, "settled")
     round_ = Round.objects.get(pk=felt.round["id"])
     _correct(round_, by=dealer, supervisor=supervisor)  # seat 1 held 3c 5d: it lost

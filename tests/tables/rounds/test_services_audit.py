@@ -7,7 +7,7 @@ import copy
 from casino.models import AuditEntry
 from jackpot.models import Bank, MeterEntry, PendingContribution
 from tables.models import Round, RuleSet
-from tables.services import rounds
+from tables.services import corrections, rounds
 from tests.tables.rounds.conftest import (
     HOLES,
     bank_totals,
@@ -33,7 +33,7 @@ def _top() -> int:
 
 
 def test_the_significant_steps_are_audited_and_the_plain_ones_are_not(
-    felt, supervisor, dealer, standard_rules
+    felt, supervisor, other_supervisor, dealer, standard_rules
 ):
     assert RuleSet.objects.get(pk=standard_rules.pk).used_at is None
     dealer_id, supervisor_id = dealer.pk, supervisor.pk
@@ -89,7 +89,7 @@ def test_the_significant_steps_are_audited_and_the_plain_ones_are_not(
 
     facts = copy.deepcopy(settled.settlement_input)
     facts["seats"][0]["hole"] = ["3c", "5d"]
-    step(
+    asked = step(
         lambda: rounds.round_correct(
             round_id=settled.pk,
             actor=dealer,
@@ -99,7 +99,17 @@ def test_the_significant_steps_are_audited_and_the_plain_ones_are_not(
             corrected=facts,
         ),
         ("casino.pin.approved", supervisor_id),
-        ("tables.round.corrected", supervisor_id),
+        ("tables.round.correction_requested", supervisor_id),
+    )
+    # The second person's approval (issue 23, 2): their PIN, then the correction, theirs.
+    step(
+        lambda: corrections.round_correction_approve(
+            request_id=asked.body["correction_request"]["id"],
+            approver=other_supervisor,
+            pin="1234",
+        ),
+        ("casino.pin.approved", other_supervisor.pk),
+        ("tables.round.corrected", other_supervisor.pk),
     )
 
     # A second round, voided: the approval is the supervisor's, the reason the dealer's.

@@ -1,5 +1,8 @@
 """A settled round is never changed: a supervisor's correction settles the corrected facts
-and writes the difference as compensating lines of its own, with its reason."""
+and writes the difference as compensating lines of its own, with its reason.
+
+These tests are of a correction the property lets the table's supervisor make alone (below
+its threshold); the second person's approval is in test_services_correction_approval.py."""
 
 import copy
 
@@ -19,6 +22,12 @@ from tests.tables.rounds.conftest import (
 )
 
 REASON = "Seat 1's hole cards were entered as Ks 8d; the camera shows 3c 5d."
+
+
+@pytest.fixture(autouse=True)
+def below_the_threshold(casino_property):
+    casino_property.correction_threshold_cents = 10**9
+    casino_property.save(update_fields=["correction_threshold_cents"])
 
 
 @pytest.fixture

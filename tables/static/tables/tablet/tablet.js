@@ -734,6 +734,14 @@ function answered(write, answer) {
     if (!adopt(body)) render();
     return;
   }
+  if (status === 202 && write.correction) {
+    // The correction waits for a second person at the pit: the round is unchanged.
+    correction = null;
+    $("[data-correction]").reset();
+    flash(words.correction_waiting);
+    if (!adopt(body)) render();
+    return;
+  }
   if (status === 409 && error && error.code === "stale") {
     flash(write.held ? words.refused_stale : words.stale);
     adopt(body.round);
