@@ -8,6 +8,7 @@ from casino.roles import Role, has_role
 from jackpot.feed import bank_levels, localize
 from tables.devices.selectors import TabletTable, tablet_table
 from tables.models import Table
+from tables.rules import NOTATIONS
 from tables.rules.machine import DECLARABLE
 from tables.rules.settle import VOIDING
 from tables.selectors import table_watch_snapshot
@@ -51,6 +52,7 @@ def tablet_page(table: Table, staff) -> dict:
     table_json, round_json = table_watch_snapshot(table.pk)
     prop = current_property()
     currency = property_currency()
+    language = translation.get_language() or "fr"
     return {
         "table": table_json,
         "round": round_json,
@@ -61,8 +63,10 @@ def tablet_page(table: Table, staff) -> dict:
         "money": {
             "currency": currency,
             "symbol": SYMBOLS.get(currency, currency),
-            "language": translation.get_language() or "fr",
+            "language": language,
         },
+        # The keyboard field takes the page's language's card notation (the engine's).
+        "card_notation": NOTATIONS["fr" if language.startswith("fr") else "en"],
         "time_zone": prop.time_zone if prop else "UTC",
         "staff": {"id": staff.pk, "name": str(staff)},
         "is_dealer": table_json is not None

@@ -64,7 +64,7 @@ WORDS = {
     "cards": _("Cards"),
     "card_grid": _("Cards to enter"),
     "card_taken": _("%(card)s is already on the table."),
-    "keyboard": _("Type a card (As, Td, 10h) and press Enter"),
+    "keyboard": _("Type a card and press Enter"),
     "not_a_card": _("%(text)s is not a card."),
     "no_card_expected": _("No card is expected now."),
     "put_cards": _("Cards go to %(place)s"),

@@ -6,7 +6,7 @@
 // tap on a stale round comes back 409 stale and is said so.
 import { Api, LinkDown } from "./api.js";
 import { TableSocket } from "./live.js";
-import { amountText, canonicalCard, clockFormat, fill, moneyFormat, parseAmount } from "./format.js";
+import { amountText, clockFormat, fill, moneyFormat, parseAmount, readCard } from "./format.js";
 
 const root = document.getElementById("tablet");
 const page = JSON.parse(document.getElementById("tablet-page").textContent);
@@ -899,12 +899,13 @@ function onKeyboard(e) {
   e.preventDefault();
   metrics.taps += 1;
   const typed = e.target.value;
-  const card = canonicalCard(typed);
+  // The field is emptied whatever the outcome: a refused entry never sticks to the next one.
+  e.target.value = "";
+  const card = readCard(typed, page.card_notation);
   if (!card) {
-    flash(fill(words.not_a_card, { text: typed }));
+    flash(fill(words.not_a_card, { text: typed.trim() }));
     return;
   }
-  e.target.value = "";
   enterCard(card);
 }
 
