@@ -51,6 +51,7 @@ WORDS = {
     "not_amount": _("Enter an amount such as 25 or 12.50."),
     "no_more_bets": _("No more bets"),
     "recorded": _("Recorded"),
+    "already_recorded": _("The wagers of seat %(seat)s are recorded as they stand."),
     # decisions
     "check": _("Check"),
     "fold": _("Fold"),
@@ -143,8 +144,8 @@ WORDS = {
     "online": _("Connected"),
     "offline": _("Connection lost: taps are held until it returns"),
     "sending": _("Sending…"),
-    "queued": _("Held until the connection returns: %(step)s"),
-    "busy": _("Wait: the previous step is not confirmed yet."),
+    "held_step": _("Held: %(step)s"),
+    "not_sent": _("Not sent, tap again if still right: %(steps)s"),
     "stale": _("The round changed on another tablet: the screen shows it now."),
     "refused_stale": _("Not applied: the round changed meanwhile. Check and tap again."),
     "server_error": _("The server failed to answer (%(status)s). Try again."),
