@@ -24,5 +24,10 @@ urlpatterns = [
     both(r"rounds/(?P<round_id>\d+)/events", views.round_events_view, "events"),
     both(r"rounds/(?P<round_id>\d+)/settlement", views.settlement_view, "settlement"),
     both(r"rounds/(?P<round_id>\d+)/corrections", views.corrections_view, "corrections"),
+    both(
+        r"rounds/(?P<round_id>\d+)/corrections/preview",
+        views.correction_preview_view,
+        "correction_preview",
+    ),
     both(r"rounds/(?P<round_id>\d+)/export", views.export_view, "export"),
 ]
