@@ -130,6 +130,14 @@ WORDS = {
     "correction_cards": _("Cards of %(place)s: tap %(count)s more."),
     "correction_unchanged": _("Nothing changed yet."),
     "correction_changes": _("Changed: %(places)s"),
+    "correction_preview_wait": _(
+        "The new payouts are shown here once the corrected cards are complete."
+    ),
+    "correction_computing": _("The engine is settling the corrected facts…"),
+    "correction_preview": _("This correction changes, as the engine settles it:"),
+    "correction_preview_needed": _(
+        "The new payouts are not on the screen yet: the PIN comes after them."
+    ),
     "decision_of": _("Decision of seat %(seat)s"),
     "reason": _("Reason for the correction"),
     "send_correction": _("Send the correction"),

@@ -94,7 +94,7 @@ function seatOf(n) {
 
 function cardsAt(place) {
   if (!round) return [];
-  const facts = correcting() ? correction : null;
+  const facts = correcting() ? correction : correctedFacts();
   if (place === "board") return facts ? facts.board : [...round.board, ...pendingCards(place)];
   if (place === "dealer") return facts ? facts.dealer : [...round.dealer, ...pendingCards(place)];
   if (facts) return facts.seats[place] ? facts.seats[place].hole : [];
@@ -107,6 +107,25 @@ function cardsOnTable() {
   return new Set(["board", "dealer", ...round.seats.map((s) => String(s.seat))].flatMap(cardsAt));
 }
 
+// The facts as the last correction restated them (the felt shows these once corrected), in
+// the shape a correction being prepared has: {board, dealer, seats: {n: {hole, play, fold}}}.
+function correctedFacts() {
+  const list = round && round.stage === "settled" ? round.corrections || [] : [];
+  const last = list.length ? list[list.length - 1].facts : null;
+  if (!last) return null;
+  return {
+    board: last.board,
+    dealer: last.dealer,
+    seats: Object.fromEntries(last.seats.map((s) => [s.seat, { hole: s.hole, play: s.play || null, fold: Boolean(s.fold) }])),
+  };
+}
+
+// The engine's settlement of the facts being corrected, once fetched for them as they stand.
+function correctionPreview() {
+  if (!correcting() || !correction.preview || correction.preview.facts !== JSON.stringify(correctionFacts())) return null;
+  return correction.preview.body;
+}
+
 function correcting() {
   return Boolean(correction && round && correction.round === round.id && round.stage === "settled");
 }
@@ -115,7 +134,9 @@ function correcting() {
 // dealer goes on while they are on their way (or held by a lost link).
 function pendingEvents() {
   if (!round) return [];
-  return outbox.filter((w) => w.round === round.id && w.body.event);
+  // Each event moves the round one seq on: one judged on a seq the round has passed is in
+  // it already (the table's channel brought it before the write's own answer).
+  return outbox.filter((w) => w.round === round.id && w.body.event && w.body.expected_seq >= round.seq);
 }
 
 function pendingOf(kind, seat = null) {
@@ -151,6 +172,8 @@ function isDealer() {
 
 function settlementShown() {
   if (!round) return null;
+  const fixed = correctionPreview();
+  if (fixed) return fixed.settlement;
   if (FINISHED.includes(round.stage)) return round.settlement;
   if (preview && preview.id === round.id && preview.seq === round.seq) return preview.body;
   return null;
@@ -269,8 +292,9 @@ function seatStatus(seat, n) {
   const held = round && !correcting() ? pendingOf("wagers_placed", n) || pendingOf("decision", n) : null;
   if (held) return fill(words.held_step, { step: held.label });
   if (!seat) return words.empty_seat;
-  if (correcting()) {
-    const fact = correction.seats[seat.seat];
+  const facts = correcting() ? correction : correctedFacts();
+  if (facts) {
+    const fact = facts.seats[seat.seat];
     return fact.fold ? words.folded : fill(words.play_bet, { multiple: fact.play.multiple });
   }
   if (seat.fold) return words.folded;
@@ -355,14 +379,61 @@ function drawCorrectedDecision(decisions, n) {
 }
 
 function startCorrection() {
+  // From the facts as they stand: the round's, or as the last correction restated them.
+  const facts = correctedFacts();
   correction = {
     round: round.id,
-    board: [...round.board],
-    dealer: [...round.dealer],
-    seats: Object.fromEntries(round.seats.map((s) => [s.seat, { hole: [...s.hole], play: s.play, fold: !s.play }])),
+    board: [...(facts ? facts.board : round.board)],
+    dealer: [...(facts ? facts.dealer : round.dealer)],
+    seats: Object.fromEntries(round.seats.map((s) => {
+      const fact = facts ? facts.seats[s.seat] : { hole: s.hole, play: s.play, fold: !s.play };
+      return [s.seat, { hole: [...fact.hole], play: fact.play, fold: fact.fold }];
+    })),
     place: null,
     changed: [],
+    preview: null,
   };
+  render();
+}
+
+// The corrected facts as settle.md input: the round's wagers, the cards and decisions as
+// restated, the irregularities that do not void a round.
+function correctionFacts() {
+  return {
+    board: correction.board,
+    dealer: correction.dealer,
+    irregularities: round.irregularities.filter((kind) => !page.voiding.includes(kind)).map((kind) => ({ kind })),
+    seats: round.seats.map((s) => {
+      const fact = correction.seats[s.seat];
+      const seat = { seat: s.seat, ante: s.ante, blind: s.blind, trips: s.trips, progressive: s.progressive, hole: fact.hole };
+      if (fact.fold) seat.fold = true;
+      else seat.play = fact.play;
+      return seat;
+    }),
+  };
+}
+
+// The engine settles the facts as restated before anyone signs: the supervisor sees the new
+// payouts (on the felt and as the correction's lines) before the PIN.
+async function loadCorrectionPreview() {
+  if (!correcting() || correction.place || !correction.changed.length) return;
+  const facts = JSON.stringify(correctionFacts());
+  if (correction.preview && correction.preview.facts === facts) return;
+  const fixing = correction;
+  fixing.preview = { facts, body: null, error: "" };
+  let answer;
+  try {
+    answer = await api.post(`rounds/${round.id}/corrections/preview`, { round: JSON.parse(facts) });
+  } catch (err) {
+    fixing.preview = null;
+    linkFails();
+    render();
+    return;
+  }
+  linkWorks();
+  if (correction !== fixing || !fixing.preview || fixing.preview.facts !== facts) return;
+  if (answer.status === 200) fixing.preview.body = answer.body;
+  else fixing.preview.error = answer.body && answer.body.error ? answer.body.error.message : fill(words.server_error, { status: answer.status });
   render();
 }
 
@@ -396,10 +467,33 @@ function correctDecision(n, action) {
   render();
 }
 
+function drawCorrectionPreview() {
+  const box = $("[data-correction-preview]");
+  const shown = correctionPreview();
+  const waiting = correction.preview && correction.preview.facts === JSON.stringify(correctionFacts()) ? correction.preview : null;
+  if (!shown) {
+    const text = waiting && waiting.error ? waiting.error : correction.changed.length && !correction.place ? words.correction_computing : words.correction_preview_wait;
+    box.replaceChildren(el("p", { class: waiting && waiting.error ? "field-error" : "", text }));
+    return;
+  }
+  const pays = shown.lines.filter((l) => l.net > 0).reduce((sum, l) => sum + l.net, 0);
+  const collects = -shown.lines.filter((l) => l.net < 0).reduce((sum, l) => sum + l.net, 0);
+  box.replaceChildren(
+    el("p", { text: words.correction_preview }),
+    el("ul", {}, ...shown.lines.map((l) => el("li", {
+      class: l.net > 0 ? "win" : "lose", "data-preview-seat": l.seat, "data-preview-bet": l.bet, "data-net": l.net,
+      text: fill(words.line, { seat: l.seat, bet: words[l.bet] || l.bet, net: `${l.net > 0 ? "+" : ""}${money(l.net)}` }),
+    }))),
+    el("p", { class: "correction-total", text: fill(words.correction_total, { pays: money(pays), collects: money(collects) }) }),
+  );
+}
+
 function drawCorrection() {
   const form = $("[data-correction]");
   form.hidden = !correcting();
   if (form.hidden) return;
+  drawCorrectionPreview();
+  loadCorrectionPreview();
   const state = correction.place
     ? fill(words.correction_cards, { place: placeName(correction.place), count: slotsOf(correction.place) - cardsAt(correction.place).length })
     : correction.changed.length
@@ -416,22 +510,16 @@ function sendCorrection(form) {
     flash(error.textContent);
     return;
   }
-  const facts = {
-    board: correction.board,
-    dealer: correction.dealer,
-    irregularities: round.irregularities.filter((kind) => !page.voiding.includes(kind)).map((kind) => ({ kind })),
-    seats: round.seats.map((s) => {
-      const fact = correction.seats[s.seat];
-      const seat = { seat: s.seat, ante: s.ante, blind: s.blind, trips: s.trips, progressive: s.progressive, hole: fact.hole };
-      if (fact.fold) seat.fold = true;
-      else seat.play = fact.play;
-      return seat;
-    }),
-  };
+  if (!correctionPreview()) {
+    // Nobody signs a correction without its new payouts on the screen.
+    error.textContent = words.correction_preview_needed;
+    flash(error.textContent);
+    return;
+  }
   send(`rounds/${round.id}/corrections`, {
     reason: form.elements.reason.value.trim(),
     supervisor: { employee_number: form.elements.employee_number.value.trim(), pin: form.elements.pin.value },
-    round: facts,
+    round: correctionFacts(),
   }, { label: words.send_correction, supervisor: true, correction: true });
 }
 
@@ -505,7 +593,7 @@ function drawPayout(node, n, shown) {
     node.replaceChildren();
     return;
   }
-  const confirmed = round.stage === "settled" ? seatOf(n)?.payout : null;
+  const confirmed = round.stage === "settled" && !correctionPreview() ? seatOf(n)?.payout : null;
   const lines = [];
   for (const bet of BETS) {
     const stake = result.bets[bet] ? result.bets[bet].stake || 0 : 0;
@@ -519,7 +607,7 @@ function drawPayout(node, n, shown) {
       el("dt", { text: words.cap }), el("dd", { text: money(-result.capped_cents) })));
   }
   const net = confirmed ? confirmed.net : result.net;
-  const corrected = round.stage === "settled" && (round.corrections || []).some((c) => c.lines.some((l) => l.seat === n));
+  const corrected = round.stage === "settled" && !correctionPreview() && (round.corrections || []).some((c) => c.lines.some((l) => l.seat === n));
   const heading = corrected
     ? words.corrected
     : result.outcome
@@ -579,7 +667,7 @@ function drawSettlement(shown) {
   for (const seat of shown.seats) {
     const hit = hits.find((h) => h.seat === seat.seat);
     // Once settled, each seat's payout (corrections included) is what the dealer pays.
-    const confirmed = round.stage === "settled" ? seatOf(seat.seat)?.payout : null;
+    const confirmed = round.stage === "settled" && !correctionPreview() ? seatOf(seat.seat)?.payout : null;
     for (const bet of BETS) {
       const net = confirmed && bet in confirmed ? confirmed[bet] : seat.bets[bet] ? seat.bets[bet].net : 0;
       if (bet === "progressive" && hit) meter += hit.amount_cents;
