@@ -10,9 +10,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 @pytest.fixture
-def tablet(asgi_server, browser_page):
+def tablet(request, asgi_server, browser_page):
     asgi_server.run_sync(load_floor)
-    tablet = Tablet(browser_page, asgi_server.url).sign_in(*DEALER, "en")
+    language = getattr(request, "param", "en")
+    tablet = Tablet(browser_page, asgi_server.url).sign_in(*DEALER, language)
     words = tablet.words
     tablet.tap(words["new_round"])
     tablet.wagers(1, [1000])
@@ -58,6 +59,7 @@ def pending(page) -> list[str]:
     )
 
 
+@pytest.mark.parametrize("tablet", ["en", "fr"], indirect=True)
 def test_every_tap_made_while_the_link_is_cut_is_kept_in_order_and_sent_once(tablet):
     page = tablet.page
     words = tablet.words
@@ -86,6 +88,8 @@ def test_every_tap_made_while_the_link_is_cut_is_kept_in_order_and_sent_once(tab
 
     flop = ["Kh", "7d", "2c"]
     cut(flop, [f"{card} → {board}" for card in flop])
+    language = page.get_attribute("html", "lang")
+    tablet.screenshot(f"tablet-offline-{language}")
     shown = page.locator('.place[data-place="board"] [data-code]')
     assert shown.evaluate_all("cs => cs.map(c => c.dataset.code)") == flop  # drawn at once
     # Undo takes the last held tap back: it is never sent; the right card follows it.
@@ -135,12 +139,10 @@ def test_record_tapped_twice_100_ms_apart_records_once(asgi_server, browser_page
         placed = [e for e in events_of(tablet) if e["data"]["kind"] == "wagers_placed"]
         assert [e["data"]["seat"] for e in placed] == [1, 2][:seat]
         assert record.get_attribute("aria-disabled") == "true"
-        assert record.inner_text() == words["recorded"]
     # Changed after it was recorded, the seat has something to record again.
     page.click('.seat[data-seat="1"] [data-chip="ante"][data-cents="1000"]')
     record = page.get_by_role("button", name=words["record_seat"] % {"seat": 1})
     assert record.get_attribute("aria-disabled") == "false"
-    assert record.inner_text() == words["record"]
 
 
 def test_a_second_tablet_follows_and_a_stale_tap_refreshes_it_from_the_answer(tablet):

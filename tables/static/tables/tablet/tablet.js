@@ -582,7 +582,6 @@ function drawEditor(editor, n, seat) {
   // A seat recorded as the draft says (or on its way) has nothing to record: no active button.
   const done = recordedAs(seat, draft) || Boolean(pendingOf("wagers_placed", n));
   record.setAttribute("aria-disabled", problem || done ? "true" : "false");
-  record.textContent = done ? words.recorded : words.record;
   record.classList.toggle("changed", draft.dirty && !done);
   $("[data-wager-error]", editor).textContent = draft.dirty || seat ? problem : "";
 }
