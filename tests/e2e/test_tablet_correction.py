@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from tests.e2e.tablet_support import (
     DEALER,
+    SCREENSHOTS,
     SUPERVISOR,
     Tablet,
     axe_violations,
@@ -86,7 +87,9 @@ def test_a_settled_round_is_corrected_after_a_wrong_pin(tablet, language):
         ".map(l => [Number(l.dataset.previewSeat), l.dataset.previewBet, Number(l.dataset.net)])"
     )
     shown_before_pin = tablet.on_screen_payouts()
-    tablet.screenshot(f"tablet-correction-preview-{language}")
+    page.screenshot(
+        path=str(SCREENSHOTS / f"tablet-correction-preview-{language}.png"), full_page=True
+    )
     assert shown_before_pin["1"]["ante"] > 0 and shown_before_pin["1"]["play"] > 0
     assert shown_before_pin["2"] == before["2"]
     form.locator("input[name=reason]").fill("Kd read as Ah" if language == "en" else "Kd lu As")

@@ -635,7 +635,7 @@ function drawCardEntry(dealing, places) {
 function drawActions(dealing, step) {
   const show = (name, visible) => { $(`[data-action="${name}"]`).hidden = !visible; };
   const finished = !round || FINISHED.includes(round.stage);
-  show("open", dealing && finished && table.status === "open" && !outbox.some((w) => w.action === "open"));
+  show("open", dealing && finished && table.status === "open" && !correcting() && !outbox.some((w) => w.action === "open"));
   show("lock", dealing && round && round.stage === "betting" && !round.pending_void && !pendingOf("bets_locked"));
   $('[data-action="lock"]').setAttribute("aria-disabled", round && round.seats.length ? "false" : "true");
   show("confirm", dealing && step.action === "confirm" && settlementShown() !== null && !pendingOf("settlement_confirmed"));
