@@ -65,6 +65,9 @@ def test_a_refused_card_is_cleared_and_the_page_takes_its_languages_notation(tab
     tablet.wagers(1, [1000])
     tablet.tap(words["no_more_bets"])
     tablet.decide(1, "bet:4")
+    if language == "fr":  # one term for the board: the heading's
+        assert page.inner_text("#board-title") == "Cartes communes"
+        assert tablet.next_step() == "Carte suivante\u00a0: les cartes communes."
     with translation.override(language):
         assert page.inner_text("#keyboard-notation").startswith(
             "Notation française" if language == "fr" else "Notation: rank"
