@@ -4,7 +4,8 @@ a tap nor apply it twice, and the screen says at once when the link is down."""
 import pytest
 
 from tables.models import RoundEvent
-from tests.e2e.tablet_support import DEALER, Tablet, load_floor
+from tests.e2e.tablet_support import DEALER, Tablet, axe_violations, load_floor
+from tests.e2e.test_tablet_language import english_left_on
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -90,6 +91,9 @@ def test_every_tap_made_while_the_link_is_cut_is_kept_in_order_and_sent_once(tab
     cut(flop, [f"{card} → {board}" for card in flop])
     language = page.get_attribute("html", "lang")
     tablet.screenshot(f"tablet-offline-{language}")
+    assert axe_violations(page, impacts=("minor", "moderate", "serious", "critical")) == []
+    if language == "fr":
+        assert english_left_on(page) == []
     shown = page.locator('.place[data-place="board"] [data-code]')
     assert shown.evaluate_all("cs => cs.map(c => c.dataset.code)") == flop  # drawn at once
     # Undo takes the last held tap back: it is never sent; the right card follows it.
