@@ -196,6 +196,17 @@ NOTATIONS: Mapping[str, Mapping[str, Mapping[str, str]]] = {  # "joins": words b
 }
 
 
+def rank_faces(notation: str) -> dict[str, str]:
+    """The index printed on each rank in `notation`, canonical rank -> face ("K" -> "R" in
+    French): its one-letter word, 10 for the ten. The tablet draws its cards with these."""
+    faces = {rank: rank for rank in RANKS}
+    for word, rank in NOTATIONS[notation]["ranks"].items():
+        if len(word) == 1 and word.isalpha():
+            faces[rank] = word.upper()
+    faces["T"] = "10"
+    return faces
+
+
 def fold_typed(text: str) -> str:
     """Lower case, no accents, no spaces: "Roi de Cœur" -> "roidecoeur"."""
     text = text.lower().replace("\u0153", "oe")

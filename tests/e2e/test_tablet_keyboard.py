@@ -6,6 +6,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from tables.rules import NOTATIONS, CardError, read_card
+from tables.rules.cards import rank_faces
 from tests.e2e.tablet_support import DEALER, Tablet, load_floor
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -59,12 +60,17 @@ def tablet(asgi_server, browser_page):
 @pytest.mark.parametrize("language", ["fr", "en"])
 def test_a_refused_card_is_cleared_and_the_page_takes_its_languages_notation(tablet, language):
     tablet.sign_in(*DEALER, language)
+    notation = language
     words = tablet.words
     page = tablet.page
     tablet.tap(words["new_round"])
     tablet.wagers(1, [1000])
     tablet.tap(words["no_more_bets"])
     tablet.decide(1, "bet:4")
+    # The grid and the felt print the notation's indices; the buttons keep canonical names.
+    face = {"fr": "R", "en": "K"}[language]
+    assert page.get_attribute('[data-card="Kh"]', "data-face") == face
+    assert page.get_attribute('[data-card="Kh"]', "aria-label") == "Kh"
     if language == "fr":  # one term for the board: the heading's
         assert page.inner_text("#board-title") == "Cartes communes"
         assert tablet.next_step() == "Carte suivante\u00a0: les cartes communes."
@@ -91,6 +97,8 @@ def test_a_refused_card_is_cleared_and_the_page_takes_its_languages_notation(tab
                 ".map(c => c.dataset.code)"
             )
             assert codes == board
+            felt = page.locator(f'.place[data-place="board"] [data-code="{card}"]')
+            assert felt.get_attribute("data-face") == rank_faces(notation)[card[0]]
 
 
 def test_the_script_reads_typed_cards_as_the_engine_does(tablet):

@@ -153,3 +153,10 @@ def test_a_typed_card_is_read_in_the_fields_notation(text, notation, canonical):
 def test_a_typed_text_that_is_not_one_card_is_refused(text, notation):
     with pytest.raises(CardError, match="is not one card"):
         read_card(text, notation)
+
+
+def test_each_notation_prints_its_own_indices():
+    from tables.rules.cards import rank_faces
+
+    assert [rank_faces("fr")[r] for r in "AKQJT92"] == ["A", "R", "D", "V", "10", "9", "2"]
+    assert [rank_faces("en")[r] for r in "AKQJT92"] == ["A", "K", "Q", "J", "10", "9", "2"]

@@ -185,7 +185,7 @@ function cardFace(code) {
   const suit = code[1];
   const symbol = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" }[suit];
   const colour = suit === "h" || suit === "d" ? "red" : "black";
-  return el("span", { class: `face ${colour}`, "data-code": code, "data-face": code[0] === "T" ? "10" : code[0], "data-suit": symbol });
+  return el("span", { class: `face ${colour}`, "data-code": code, "data-face": page.card_faces[code[0]], "data-suit": symbol });
 }
 
 function drawCards(container, cards) {
