@@ -110,7 +110,7 @@ def test_every_tap_made_while_the_link_is_cut_is_kept_in_order_and_sent_once(tab
         ("cards_entered", None, ["Kh"]),
         ("cards_entered", None, ["7d"]),
         ("cards_entered", None, ["3c"]),
-    ]
+    ], tablet.flash()
     assert tablet.seq == before + 5 and tablet.stage() == "flop" and tablet.flash() == ""
 
 
