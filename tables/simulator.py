@@ -10,7 +10,8 @@ Three parts:
   its own connection, cookies and random generator. It plays round after round, each step
   chosen from what the round's last answer allows (`actions`, `cards_expected`), so a round
   refreshed after `409 stale`, or found in progress at the table, is played on from where it
-  stands.
+  stands. As a dealer would, it waits for a closed table to open again and for a server that
+  stopped answering (a restart) to come back, sends the step again under its key, and says so.
 - `floor_checks` reads the database once the dealers are done: the invariants every round and
   every bank must hold, whatever was played.
 """
@@ -46,6 +47,9 @@ STEP_PAUSE, ROUND_PAUSE = (1.0, 2.0), (3.0, 5.0)
 # Targets of the round API (client wall time, p95, milliseconds).
 TARGET_SETTLE_MS, TARGET_EVENT_MS = 50, 25
 SERVER_ERROR_RETRIES = 3
+# Seconds a dealer waits for a closed table to open or a stopped server to answer (--patience),
+# and between two looks.
+PATIENCE, LOOK_AGAIN = 600.0, 1.0
 
 
 def sim_employee_number(index: int) -> str:
@@ -281,6 +285,7 @@ class DealerResult:
     rig_skipped: int = 0  # rigged turns at a table without an open bank
     stale: int = 0
     resumed: int = 0
+    waited: float = 0.0  # seconds spent waiting for the table to open or the server to answer
     problems: list[str] = field(default_factory=list)
     timings: list = field(default_factory=list)
     server_timings: list = field(default_factory=list)
@@ -316,8 +321,12 @@ class TableDealer:
         void_every: int,
         supervisor: dict,
         run: str,
+        patience: float = PATIENCE,
+        say=None,
     ):
         self.table, self.rounds, self.speed = table, rounds, speed
+        self.patience = patience
+        self.say = say or (lambda text: None)
         self.rig_every, self.void_every, self.supervisor = rig_every, void_every, supervisor
         self.rng = random.Random(f"{seed}-{table.index}") if seed is not None else random.Random()
         self.result = DealerResult(table=table)
@@ -340,12 +349,49 @@ class TableDealer:
         if self.speed > 0:
             time.sleep(self.rng.uniform(*span) / self.speed)
 
+    def wait_until(self, what: str, started: float) -> None:
+        """One more look after `LOOK_AGAIN` seconds, unless the dealer has waited `patience`."""
+        if time.monotonic() - started > self.patience:
+            raise Refused(f"{self.table.name}: waited {self.patience:g} s for {what}; gave up")
+        time.sleep(LOOK_AGAIN)
+
+    def waited(self, started: float, text: str) -> None:
+        waited = time.monotonic() - started
+        self.result.waited += waited
+        self.say(f"{self.table.name}: {text} after {waited:.0f} s; the dealer goes on")
+
+    def answered(self, method: str, path: str, body=None, *, label: str) -> tuple[int, object]:
+        """One request, sent again under the same key while the server does not answer (a
+        restart): a write that arrived has one effect however often it is sent."""
+        started = None
+        while True:
+            try:
+                answer = self.http.request(method, path, body, label=label)
+            except (OSError, http.client.HTTPException) as exc:
+                if started is None:
+                    started = time.monotonic()
+                    self.say(
+                        f"{self.table.name}: the server does not answer ({exc}); the dealer "
+                        "waits for it, then sends the step again"
+                    )
+                self.http.close()
+                self.wait_until("the server", started)
+                continue
+            if started is not None:
+                self.waited(started, "the server answers again")
+            return answer
+
     def send(self, method: str, path: str, body=None, *, label: str) -> tuple[int, object]:
         """One request; a server error (5xx) is noted as a problem and the very same request
         sent again, as a tablet would: a refused or failed write changed nothing, and the
-        same key cannot have two effects."""
+        same key cannot have two effects. Signed out meanwhile (a server that lost its
+        sessions), the dealer signs in again and sends it again."""
         for attempt in range(1, SERVER_ERROR_RETRIES + 2):
-            status, answer = self.http.request(method, path, body, label=label)
+            status, answer = self.answered(method, path, body, label=label)
+            if status == 401 and path != "/api/login":
+                self.say(f"{self.table.name}: signed out by the server; the dealer signs in again")
+                self.sign_in()
+                status, answer = self.answered(method, path, body, label=label)
             if status < 500:
                 break
             text = answer if isinstance(answer, str) else json.dumps(answer)
@@ -391,13 +437,30 @@ class TableDealer:
             if number < self.rounds:
                 self.pause(ROUND_PAUSE)
 
+    def open_round(self) -> tuple[int, object]:
+        """Open a round; a closed table is waited for, as a dealer waits for the supervisor."""
+        started = None
+        while True:
+            status, answer = self.send(
+                "POST",
+                f"/api/tables/{self.table.table_id}/rounds",
+                {"key": self.key()},
+                label="POST /api/tables/<id>/rounds",
+            )
+            closed = status == 409 and answer.get("error", {}).get("code") == "table_closed"
+            if not closed:
+                if started is not None:
+                    self.waited(started, "the table is open again")
+                return status, answer
+            if started is None:
+                started = time.monotonic()
+                self.say(f"{self.table.name} is closed: the dealer waits for it to open")
+            path = f"/api/tables/{self.table.table_id}/"
+            while self.expect("GET /api/tables/<id>/", "GET", path).get("status") != "open":
+                self.wait_until("the table to open", started)
+
     def play_round(self, number: int) -> None:
-        status, answer = self.send(
-            "POST",
-            f"/api/tables/{self.table.table_id}/rounds",
-            {"key": self.key()},
-            label="POST /api/tables/<id>/rounds",
-        )
+        status, answer = self.open_round()
         if status == 409 and answer.get("error", {}).get("code") == "round_open":
             round_ = answer["round"]  # left at the table by an earlier run: finish it first
             self.result.resumed += 1

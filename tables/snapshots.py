@@ -83,6 +83,15 @@ def _corrections(round_: Round) -> list[dict]:
             "reason": c.reason,
             "requested_by": staff_ref(c.requested_by),
             "supervisor": staff_ref(c.supervisor),
+            # The cards and decisions as corrected: the felt shows these once corrected.
+            "facts": {
+                "board": c.input["board"],
+                "dealer": c.input["dealer"],
+                "seats": [
+                    {key: seat[key] for key in ("seat", "hole", "play", "fold") if key in seat}
+                    for seat in c.input["seats"]
+                ],
+            },
             "lines": [
                 {"seat": line.seat, "bet": line.bet, "net": line.net_cents}
                 for line in c.lines.all()

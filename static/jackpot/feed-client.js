@@ -1,6 +1,9 @@
 // The reference client of the public jackpot feed (spec/signage-feed.md).
 // It keeps the socket open, drops out-of-order messages by seq, declares the feed stale
-// after `staleMs` without any message, and reconnects with capped exponential backoff.
+// after `staleMs` without any message or at once when its socket closes (a number nothing
+// can update any more is not shown), and reconnects with exponential backoff capped at a
+// few seconds: a screen is back within `maxDelayMs` of the server's return. Only a refused
+// token or an unknown bank is retried at the slow `refusedDelayMs`.
 // A heartbeat carries the bank's committed seq: still behind it one beat later, a message
 // was lost on the way, and a new socket's snapshot brings the committed state.
 
@@ -8,7 +11,7 @@ export const CLOSE_REFUSED = 4403;
 export const CLOSE_NO_BANK = 4404;
 
 export class FeedClient {
-  constructor({ url, protocols = [], onMessage, onFault, onResync = () => {}, staleMs = 15000, minDelayMs = 1000, maxDelayMs = 30000 }) {
+  constructor({ url, protocols = [], onMessage, onFault, onResync = () => {}, staleMs = 15000, minDelayMs = 500, maxDelayMs = 4000, refusedDelayMs = 30000 }) {
     this.url = url;
     this.protocols = protocols; // e.g. ["tapis.jackpot-feed", "tapis.token.<token>"] for a player without cookies
     this.onResync = onResync;
@@ -18,6 +21,7 @@ export class FeedClient {
     this.staleMs = staleMs;
     this.minDelayMs = minDelayMs;
     this.maxDelayMs = maxDelayMs;
+    this.refusedDelayMs = refusedDelayMs;
     this.lastSeq = -1;
     this.attempt = 0;
     this.socket = null;
@@ -46,6 +50,8 @@ export class FeedClient {
       this.socket = null;
       if (event.code === CLOSE_REFUSED || event.code === CLOSE_NO_BANK) {
         this.onFault(event.code === CLOSE_REFUSED ? "refused" : "no-bank");
+      } else {
+        this.onFault("closed");
       }
       this.scheduleReconnect(event.code);
     });
@@ -54,7 +60,7 @@ export class FeedClient {
   scheduleReconnect(code) {
     // A refused token or an unknown bank will not heal quickly: retry at the slowest pace.
     const permanent = code === CLOSE_REFUSED || code === CLOSE_NO_BANK;
-    const base = permanent ? this.maxDelayMs : Math.min(this.maxDelayMs, this.minDelayMs * 2 ** this.attempt);
+    const base = permanent ? this.refusedDelayMs : Math.min(this.maxDelayMs, this.minDelayMs * 2 ** this.attempt);
     this.attempt += 1;
     const delay = base / 2 + Math.random() * (base / 2); // jitter: screens do not reconnect in lockstep
     this.retryTimer = setTimeout(() => this.connect(), delay);

@@ -371,6 +371,29 @@ OPENAPI = {
                 },
             }
         },
+        "/api/rounds/{round_id}/corrections/preview": {
+            "post": {
+                "summary": "What a correction would pay, before the supervisor's PIN "
+                "(writes nothing)",
+                "parameters": [_ROUND_ID],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["round"],
+                                "properties": {"round": {"type": "object"}},
+                            }
+                        }
+                    },
+                },
+                "responses": {
+                    "200": {"description": "settlement (settle.md output) and lines"},
+                    **_errors(400, 401, 403, 404, 409),
+                },
+            }
+        },
         "/api/rounds/{round_id}/export": {
             "get": {
                 "summary": "settle.md input and output as settled (supervisor, auditor)",

@@ -24,5 +24,10 @@ urlpatterns = [
     both(r"rounds/(?P<round_id>[0-9]+)/events", views.round_events_view, "events"),
     both(r"rounds/(?P<round_id>[0-9]+)/settlement", views.settlement_view, "settlement"),
     both(r"rounds/(?P<round_id>[0-9]+)/corrections", views.corrections_view, "corrections"),
+    both(
+        r"rounds/(?P<round_id>[0-9]+)/corrections/preview",
+        views.correction_preview_view,
+        "correction_preview",
+    ),
     both(r"rounds/(?P<round_id>[0-9]+)/export", views.export_view, "export"),
 ]

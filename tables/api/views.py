@@ -294,6 +294,18 @@ def corrections_view(request, round_id: int):
     return _written(written)
 
 
+@role_required(*AT_THE_TABLE)
+@require_http_methods(["POST"])
+@answers_json
+def correction_preview_view(request, round_id: int):
+    """The engine's settlement of corrected facts, shown before the supervisor's PIN."""
+    body = _body(request)
+    preview = services.correction_preview(
+        round_id=round_id, actor=request.user, corrected=body.get("round")
+    )
+    return JsonResponse(preview)
+
+
 @role_required(*RECORDS)
 @require_http_methods(["GET"])
 @answers_json

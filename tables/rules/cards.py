@@ -7,7 +7,8 @@ is always canonical: rank `2-9 T J Q K A` then suit `s h d c` (`As`, `Td`, `7c`)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Iterable, Mapping
 
 from .errors import CardError
 
@@ -116,3 +117,119 @@ def format_card(card: Card | int) -> str:
 
 def format_cards(cards: Iterable[Card | int]) -> list[str]:
     return [format_card(c) for c in cards]
+
+
+# --- a card as a dealer types it ---------------------------------------------------------
+
+_DIGITS = {str(n): str(n) for n in range(2, 10)}
+
+#: How a dealer types a card in each language of the tablet: the rank's words, then the
+#: suit's words (an optional "de"/"of" between), in lower case without accents: `read_card`
+#: folds the typed text the same way. The tablet's script reads these tables from the page
+#: and applies the same fold (tables/static/tables/tablet/format.js), so they live here once.
+#: French is a French dealer's: As, Roi, Dame, Valet, 10 to 2, then pique, cœur, carreau,
+#: trèfle or their initials; carreau's initial is k (French bridge notation), since c is cœur.
+#: The two notations disagree on "Ac" (ace of clubs; as de cœur): a field takes one of them,
+#: and says which.
+NOTATIONS: Mapping[str, Mapping[str, Mapping[str, str]]] = {  # "joins": words between the two
+    "en": {
+        "ranks": {
+            **_DIGITS,
+            "10": "T",
+            "t": "T",
+            "ten": "T",
+            "j": "J",
+            "jack": "J",
+            "q": "Q",
+            "queen": "Q",
+            "k": "K",
+            "king": "K",
+            "a": "A",
+            "ace": "A",
+        },
+        "suits": {
+            "s": "s",
+            "spades": "s",
+            "h": "h",
+            "hearts": "h",
+            "d": "d",
+            "diamonds": "d",
+            "c": "c",
+            "clubs": "c",
+            "\u2660": "s",
+            "\u2665": "h",
+            "\u2666": "d",
+            "\u2663": "c",
+        },
+        "joins": {"of": ""},
+    },
+    "fr": {
+        "ranks": {
+            **_DIGITS,
+            "10": "T",
+            "dix": "T",
+            "v": "J",
+            "valet": "J",
+            "d": "Q",
+            "dame": "Q",
+            "r": "K",
+            "roi": "K",
+            "a": "A",
+            "as": "A",
+        },
+        "suits": {
+            "p": "s",
+            "pique": "s",
+            "c": "h",
+            "coeur": "h",
+            "k": "d",
+            "carreau": "d",
+            "t": "c",
+            "trefle": "c",
+            "\u2660": "s",
+            "\u2665": "h",
+            "\u2666": "d",
+            "\u2663": "c",
+        },
+        "joins": {"de": ""},
+    },
+}
+
+
+def rank_faces(notation: str) -> dict[str, str]:
+    """The index printed on each rank in `notation`, canonical rank -> face ("K" -> "R" in
+    French): its one-letter word, 10 for the ten. The tablet draws its cards with these."""
+    faces = {rank: rank for rank in RANKS}
+    for word, rank in NOTATIONS[notation]["ranks"].items():
+        if len(word) == 1 and word.isalpha():
+            faces[rank] = word.upper()
+    faces["T"] = "10"
+    return faces
+
+
+def fold_typed(text: str) -> str:
+    """Lower case, no accents, no spaces: "Roi de Cœur" -> "roidecoeur"."""
+    text = text.lower().replace("\u0153", "oe")
+    text = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+    return "".join(text.split())
+
+
+def read_card(text: str, notation: str = "en") -> Card:
+    """A card as a dealer types it in `notation` ("en" or "fr"): a rank word then a suit
+    word from NOTATIONS, any case, accents and spaces optional ("Kh", "10 of hearts"; "Rc",
+    "roi de cœur", "10t", "D pique"). Raises CardError when it is not one card."""
+    table = NOTATIONS[notation]
+    folded = fold_typed(text)
+    # The longest rank word first: "10" before "1", "as" before "a", "dame" before "d".
+    for rank_word in sorted(table["ranks"], key=len, reverse=True):
+        if not folded.startswith(rank_word):
+            continue
+        rest = folded[len(rank_word) :]
+        for join in table["joins"]:
+            if rest.startswith(join) and rest[len(join) :] in table["suits"]:
+                rest = rest[len(join) :]
+                break
+        suit = table["suits"].get(rest)
+        if suit is not None:
+            return _BY_TEXT[table["ranks"][rank_word] + suit]
+    raise CardError("card.typed", text=text)

@@ -46,6 +46,7 @@ MESSAGES: Mapping[str, str] = {
     ),
     "card.rank": gettext_noop('"%(text)s" is not a card: rank must be one of 2-9 T J Q K A'),
     "card.suit": gettext_noop('"%(text)s" is not a card: suit must be one of s h d c'),
+    "card.typed": gettext_noop('"%(text)s" is not one card'),
     "card.not_text": gettext_noop('%(value)s is not a card: a card is text like "As"'),
     "card.one_text": gettext_noop('"%(text)s" is not a list of cards: give each card separately'),
     "card.twice": gettext_noop('"%(card)s" is given twice (cards %(first)s and %(second)s)'),

@@ -23,8 +23,7 @@ from tables.models import Correction, CorrectionRequest, Round
 from tables.services._base import require_role
 from tables.services.rounds import (
     Written,
-    _line_rows,
-    _nets_now,
+    _correction_rows,
     _remember,
     _round_hands,
     _round_read,
@@ -49,14 +48,9 @@ def _require_table_supervisor(staff: Staff, round_: Round, *, field) -> None:
 
 
 def _compensation(round_: Round, output: dict) -> dict:
-    """{(seat, bet): (stake, net)}: what `output` changes of the round's lines as they stand."""
-    current = _nets_now(round_)
-    wanted = _line_rows(output)
-    rows = {}
-    for place in sorted(set(current) | set(wanted)):
-        stake, net = wanted.get(place, (0, 0))
-        if net != current.get(place, 0):
-            rows[place] = (stake, net - current.get(place, 0))
+    """{(seat, bet): (stake, net)}: what `output` changes of the round's lines as they stand;
+    refused when it changes nothing."""
+    rows = _correction_rows(round_, output)
     if not rows:
         raise RoundRefused(
             _("These facts settle to the same payouts: there is nothing to correct."),

@@ -904,6 +904,42 @@ def _settle_corrected(round_: Round, corrected: dict) -> tuple[dict, dict]:
     return output, facts
 
 
+def _correction_rows(round_: Round, output: dict) -> dict[tuple[int, str], tuple[int, int]]:
+    """{(seat, bet): (stake, difference)}: what the corrected settlement `output` changes from
+    the round's lines as they stand (the confirmed ones and earlier corrections)."""
+    current = _nets_now(round_)
+    wanted = _line_rows(output)
+    rows = {}
+    for place in sorted(set(current) | set(wanted)):
+        stake, net = wanted.get(place, (0, 0))
+        if net != current.get(place, 0):
+            rows[place] = (stake, net - current.get(place, 0))
+    return rows
+
+
+def correction_preview(*, round_id: int, actor: Staff, corrected) -> dict:
+    """What a correction of a settled round would write, shown before anyone signs it: the
+    engine's settlement of the corrected facts and the compensating line per seat and bet.
+    Writes nothing; refuses what `round_correct` would refuse about the facts."""
+    require_role(actor, Role.DEALER, Role.SUPERVISOR)
+    if not isinstance(corrected, dict):
+        raise RoundRefused(
+            _("The corrected round must be given as settle.md input."),
+            code="bad_input",
+            field="round",
+        )
+    round_ = _round_read(round_id, lock=False)
+    _require_settled(round_)
+    output, _facts = _settle_corrected(round_, corrected)
+    rows = _correction_rows(round_, output)
+    return {
+        "settlement": output,
+        "lines": [
+            {"seat": seat, "bet": bet, "net": net} for (seat, bet), (_stake, net) in rows.items()
+        ],
+    }
+
+
 def _progressive_of(output: dict) -> tuple:
     stakes = sorted(
         (s["seat"], s["bets"]["progressive"]["stake"])

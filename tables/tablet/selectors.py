@@ -8,6 +8,7 @@ from casino.roles import Role, has_role
 from jackpot.feed import bank_levels, localize
 from tables.devices.selectors import TabletTable, tablet_table
 from tables.models import Table
+from tables.rules.cards import NOTATIONS, rank_faces
 from tables.rules.machine import DECLARABLE
 from tables.rules.settle import VOIDING
 from tables.selectors import table_watch_snapshot
@@ -37,6 +38,11 @@ def declarable_irregularities() -> dict[str, list[str]]:
     return {stage: sorted(kinds) for stage, kinds in sorted(by_stage.items())}
 
 
+def card_notation(language: str) -> str:
+    """The engine's card notation of a page's language: a French page takes French cards."""
+    return "fr" if language.startswith("fr") else "en"
+
+
 def meter_levels(table: Table) -> list[dict]:
     """The progressive's levels as the meter reads now, labelled in the page's language."""
     if table.bank is None:
@@ -51,6 +57,7 @@ def tablet_page(table: Table, staff) -> dict:
     table_json, round_json = table_watch_snapshot(table.pk)
     prop = current_property()
     currency = property_currency()
+    language = translation.get_language() or "fr"
     return {
         "table": table_json,
         "round": round_json,
@@ -61,8 +68,11 @@ def tablet_page(table: Table, staff) -> dict:
         "money": {
             "currency": currency,
             "symbol": SYMBOLS.get(currency, currency),
-            "language": translation.get_language() or "fr",
+            "language": language,
         },
+        # The keyboard field takes the page's language's card notation (the engine's).
+        "card_notation": NOTATIONS[card_notation(language)],
+        "card_faces": rank_faces(card_notation(language)),
         "time_zone": prop.time_zone if prop else "UTC",
         "staff": {"id": staff.pk, "name": str(staff)},
         "is_dealer": table_json is not None

@@ -23,7 +23,6 @@ SUITS = [
     {"code": "d", "symbol": "\u2666", "colour": "red"},
     {"code": "c", "symbol": "\u2663", "colour": "black"},
 ]
-RANKS = [{"code": r, "face": "10" if r == "T" else r} for r in "AKQJT98765432"]
 
 
 def chips(low: int, high: int) -> list[int]:
@@ -56,7 +55,9 @@ def _page(request, table: Table):
             "ante_chips": chip_labels(chips(limits["min_bet_cents"], limits["max_bet_cents"])),
             "trips_chips": chip_labels(chips(limits["trips_min_cents"], limits["trips_max_cents"])),
             "suits": SUITS,
-            "ranks": RANKS,
+            # Drawn with the indices of the page's notation (R, D, V on a French page); the
+            # buttons keep the canonical codes as their names.
+            "ranks": [{"code": r, "face": page["card_faces"][r]} for r in "AKQJT98765432"],
         },
     )
 

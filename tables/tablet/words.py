@@ -51,6 +51,7 @@ WORDS = {
     "not_amount": _("Enter an amount such as 25 or 12.50."),
     "no_more_bets": _("No more bets"),
     "recorded": _("Recorded"),
+    "already_recorded": _("The wagers of seat %(seat)s are recorded as they stand."),
     # decisions
     "check": _("Check"),
     "fold": _("Fold"),
@@ -64,7 +65,7 @@ WORDS = {
     "cards": _("Cards"),
     "card_grid": _("Cards to enter"),
     "card_taken": _("%(card)s is already on the table."),
-    "keyboard": _("Type a card (As, Td, 10h) and press Enter"),
+    "keyboard": _("Type a card and press Enter"),
     "not_a_card": _("%(text)s is not a card."),
     "no_card_expected": _("No card is expected now."),
     "put_cards": _("Cards go to %(place)s"),
@@ -129,6 +130,14 @@ WORDS = {
     "correction_cards": _("Cards of %(place)s: tap %(count)s more."),
     "correction_unchanged": _("Nothing changed yet."),
     "correction_changes": _("Changed: %(places)s"),
+    "correction_preview_wait": _(
+        "The new payouts are shown here once the corrected cards are complete."
+    ),
+    "correction_computing": _("The engine is settling the corrected facts…"),
+    "correction_preview": _("This correction changes, as the engine settles it:"),
+    "correction_preview_needed": _(
+        "The new payouts are not on the screen yet: the PIN comes after them."
+    ),
     "decision_of": _("Decision of seat %(seat)s"),
     "reason": _("Reason for the correction"),
     "send_correction": _("Send the correction"),
@@ -148,8 +157,8 @@ WORDS = {
     "online": _("Connected"),
     "offline": _("Connection lost: taps are held until it returns"),
     "sending": _("Sending…"),
-    "queued": _("Held until the connection returns: %(step)s"),
-    "busy": _("Wait: the previous step is not confirmed yet."),
+    "held_step": _("Held: %(step)s"),
+    "not_sent": _("Not sent, tap again if still right: %(steps)s"),
     "stale": _("The round changed on another tablet: the screen shows it now."),
     "refused_stale": _("Not applied: the round changed meanwhile. Check and tap again."),
     "server_error": _("The server failed to answer (%(status)s). Try again."),

@@ -50,3 +50,40 @@ def test_a_wrong_pin_shows_a_message_a_dealer_can_act_on(asgi_server, browser_pa
         "Connexion refusée\u00a0: matricule ou code PIN erroné, ou compte bloqué après trop "
         "d'essais erronés (un superviseur peut le débloquer)."
     )
+
+
+def test_the_keypad_moves_from_the_employee_number_to_the_pin(asgi_server, browser_page):  # noqa: F811
+    staff_create(username="mover", roles=[Role.DEALER], pin="2580", employee_number="7302")
+    page = browser_page
+    page.goto(f"{asgi_server.url}/login/pin/")
+    page.click("text=English")  # pin this tablet to English
+    tap(page, "7302")  # into the number: it has the focus
+    assert page.inner_text(".key-ok") == "Next"  # on the number, OK says where it goes
+    page.click(".key-ok")
+    assert page.evaluate("document.activeElement.name") == "pin"
+    assert page.inner_text(".key-ok") == "OK"
+    assert page.evaluate("document.querySelector('input[name=pin]').matches(':focus')")
+    assert page.url.startswith(f"{asgi_server.url}/login/pin/")
+    tap(page, "2580")
+    assert page.input_value('input[name="pin"]') == "2580"
+    assert page.input_value('input[name="employee_number"]') == "7302"
+    page.click(".key-ok")
+    page.wait_for_url(f"{asgi_server.url}/", timeout=10_000)
+
+
+def test_after_a_wrong_pin_the_keypad_types_a_new_pin_from_nothing(asgi_server, browser_page):  # noqa: F811
+    dealer = make_staff(Role.DEALER, pin="2580")
+    page = browser_page
+    page.goto(f"{asgi_server.url}/login/pin/")
+    page.fill('input[name="employee_number"]', dealer.employee_number)
+    page.press('input[name="employee_number"]', "Enter")  # Enter moves on as OK does
+    tap(page, "1111")
+    page.click(".key-ok")
+    page.wait_for_selector(".error")
+    assert page.input_value('input[name="employee_number"]') == dealer.employee_number
+    assert page.input_value('input[name="pin"]') == ""
+    tap(page, "2580")  # into the PIN, not after the employee number
+    assert page.input_value('input[name="employee_number"]') == dealer.employee_number
+    assert page.input_value('input[name="pin"]') == "2580"
+    page.click(".key-ok")
+    page.wait_for_url(f"{asgi_server.url}/", timeout=10_000)

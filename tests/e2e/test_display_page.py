@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from jackpot.display_tokens import display_token_issue
+from tests.e2e.conftest import AsgiServer
 from tests.jackpot.display.support import commit_hit, commit_meter, commit_status, make_bank
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -152,3 +153,30 @@ def test_display_page_takes_a_fresh_snapshot_when_a_heartbeat_says_it_missed_a_m
     page.wait_for_selector(f'{LEVEL}[data-shown-cents="1300000"]', timeout=30_000)
     assert page.get_attribute("#jackpot-display", "data-resyncs") == "1"
     assert page.get_attribute("#jackpot-display", "data-state") == "live"
+
+
+def test_display_gives_up_the_number_at_once_and_is_back_within_5_s_of_the_server(
+    asgi_server, browser_page, floor
+):
+    """The server stops for 25 s (a long restart): the screen shows the fault state as soon as
+    its socket closes, not a number nothing updates for 15 s; it reconnects within 5 s of the
+    server's return and shows the meter again at once."""
+    _, url = floor
+    page = browser_page
+    page.goto(url)
+    page.wait_for_selector(f'{LEVEL}[data-shown-cents="1234567"]', timeout=10_000)
+    stopped = time.monotonic()
+    asgi_server.stop()
+    page.wait_for_selector('#jackpot-display[data-state="fault"]', timeout=3_000)
+    assert time.monotonic() - stopped < 3
+    assert not page.is_visible("[data-levels]")
+    page.wait_for_timeout(25_000)  # long enough for a backoff to grow
+    server = AsgiServer(asgi_server.port).start()
+    back = time.monotonic()
+    try:
+        page.wait_for_selector('#jackpot-display[data-state="live"]', timeout=10_000)
+        assert time.monotonic() - back < 5
+        assert page.is_visible(f"{LEVEL} [data-amount]")
+        assert page.get_attribute(LEVEL, "data-shown-cents") == "1234567"
+    finally:
+        server.stop()

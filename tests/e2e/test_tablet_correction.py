@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from tests.e2e.tablet_support import (
     DEALER,
+    SCREENSHOTS,
     SUPERVISOR,
     Tablet,
     axe_violations,
@@ -87,13 +88,28 @@ def test_a_settled_round_is_corrected_after_a_wrong_pin(tablet, language):
         page.get_by_role("button", name=card, exact=True).click()
     assert page.is_hidden("[data-card-entry]")
     assert page.locator('.seat[data-seat="1"] [data-code="Kd"]').count() == 1
+    # Before any PIN: the engine's settlement of the corrected facts, on the felt and as the
+    # lines the correction will write.
+    page.wait_for_selector("[data-correction-preview] [data-preview-seat]")
+    previewed = page.evaluate(
+        "() => [...document.querySelectorAll('[data-preview-seat]')]"
+        ".map(l => [Number(l.dataset.previewSeat), l.dataset.previewBet, Number(l.dataset.net)])"
+    )
+    shown_before_pin = tablet.on_screen_payouts()
+    page.screenshot(
+        path=str(SCREENSHOTS / f"tablet-correction-preview-{language}.png"), full_page=True
+    )
+    assert shown_before_pin["1"]["ante"] > 0 and shown_before_pin["1"]["play"] > 0
+    assert shown_before_pin["2"] == before["2"]
     form.locator("input[name=reason]").fill("Kd read as Ah" if language == "en" else "Kd lu As")
     form.locator("input[name=employee_number]").fill(SUPERVISOR[0])
     form.locator("input[name=pin]").fill("0000")
     tablet.tap(words["send_correction"])
     with translation.override(language):  # refused in the API's words
         assert page.inner_text("[data-correction-error]") == _("Wrong employee number or PIN.")
-    assert page.is_hidden("[data-corrections]") and tablet.on_screen_payouts() == before
+    assert form.locator("input[name=pin]").input_value() == ""  # typed again from nothing
+    assert page.is_hidden("[data-corrections]")
+    assert tablet.on_screen_payouts() == shown_before_pin  # the preview stays up
     assert axe_violations(page) == []
 
     form.locator("input[name=pin]").fill(SUPERVISOR[1])
@@ -109,15 +125,25 @@ def test_a_settled_round_is_corrected_after_a_wrong_pin(tablet, language):
     [correction] = export["corrections"]
     corrected = nets(correction["output"])
     after = tablet.on_screen_payouts()
-    assert after == corrected and after["1"]["ante"] > 0 and after["1"]["play"] > 0
+    assert after == corrected == shown_before_pin and after["1"]["ante"] > 0
     assert after["2"] == before["2"]
     lines = page.evaluate(
         "() => [...document.querySelectorAll('[data-line-seat]')]"
         ".map(l => [Number(l.dataset.lineSeat), l.dataset.lineBet, Number(l.dataset.net)])"
     )
-    assert sorted(lines) == sorted(
-        [1, bet, corrected["1"][bet] - before["1"].get(bet, 0)]
-        for bet in corrected["1"]
-        if corrected["1"][bet] != before["1"].get(bet, 0)
+    assert (
+        sorted(lines)
+        == sorted(
+            [1, bet, corrected["1"][bet] - before["1"].get(bet, 0)]
+            for bet in corrected["1"]
+            if corrected["1"][bet] != before["1"].get(bet, 0)
+        )
+        == sorted(previewed)
     )
+    # The felt shows the corrected cards, also when the page is opened again.
+    for _visit in range(2):
+        hole = page.locator('.seat[data-seat="1"] [data-code]')
+        assert hole.evaluate_all("cs => cs.map(c => c.dataset.code)") == RIGHT
+        page.reload()
+        tablet.wait_online()
     assert axe_violations(page) == []

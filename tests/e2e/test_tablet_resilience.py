@@ -4,15 +4,17 @@ a tap nor apply it twice, and the screen says at once when the link is down."""
 import pytest
 
 from tables.models import RoundEvent
-from tests.e2e.tablet_support import DEALER, Tablet, load_floor
+from tests.e2e.tablet_support import DEALER, Tablet, axe_violations, load_floor
+from tests.e2e.test_tablet_language import english_left_on
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 @pytest.fixture
-def tablet(asgi_server, browser_page):
+def tablet(request, asgi_server, browser_page):
     asgi_server.run_sync(load_floor)
-    tablet = Tablet(browser_page, asgi_server.url).sign_in(*DEALER, "en")
+    language = getattr(request, "param", "en")
+    tablet = Tablet(browser_page, asgi_server.url).sign_in(*DEALER, language)
     words = tablet.words
     tablet.tap(words["new_round"])
     tablet.wagers(1, [1000])
@@ -42,9 +44,9 @@ def test_an_answer_lost_on_the_way_back_is_sent_again_with_its_key_and_applies_o
         % {"seat": 1, "action": tablet.words["bet"] % {"multiple": 4}},
         exact=True,
     ).click()
-    page.wait_for_selector('[data-flash][data-kind="held"]')
+    page.wait_for_selector("[data-pending]:not([hidden]) [data-pending-list] li")
     page.unroute("**/api/rounds/*/events")
-    page.wait_for_function("() => document.querySelector('[data-flash]').hidden")
+    page.wait_for_function("() => document.querySelector('[data-pending]').hidden")
     events = events_of(tablet)
     decisions = [e for e in events if e["data"]["kind"] == "decision"]
     assert [e["key"] for e in decisions] == lost  # one decision, under the key first sent
@@ -52,27 +54,99 @@ def test_an_answer_lost_on_the_way_back_is_sent_again_with_its_key_and_applies_o
     assert tablet.seq == len(events)
 
 
-def test_a_tap_made_while_the_link_is_cut_is_sent_once_when_it_returns(tablet):
+def pending(page) -> list[str]:
+    return page.evaluate(
+        "() => [...document.querySelectorAll('[data-pending-list] li')].map(l => l.textContent)"
+    )
+
+
+@pytest.mark.parametrize("tablet", ["en", "fr"], indirect=True)
+def test_every_tap_made_while_the_link_is_cut_is_kept_in_order_and_sent_once(tablet):
     page = tablet.page
-    page.context.set_offline(True)
-    page.wait_for_selector('[data-link][data-state="offline"]', timeout=5_000)
+    words = tablet.words
+    board = words["place.board"]
     before = tablet.seq
-    tablet.decide(1, "check")  # held: the page says so
-    assert page.get_attribute("[data-flash]", "data-kind") == "held"
-    assert tablet.seq == before and len(events_of(tablet)) == before
-    # A tap on the round as it was before the held one is refused, not queued blindly.
-    page.get_by_role(
-        "button",
-        name=tablet.words["action_of"] % {"seat": 1, "action": tablet.words["check"]},
-        exact=True,
-    ).click()
-    assert tablet.flash() == tablet.words["busy"]
+
+    def cut(taps: list[str], listed: list[str]):
+        """Taps with the link cut: each is listed, in order, none dropped or replaced."""
+        page.context.set_offline(True)
+        page.wait_for_selector('[data-link][data-state="offline"]', timeout=5_000)
+        for name in taps:
+            tablet.tap(name, wait=False)
+        page.wait_for_timeout(2_000)  # longer than a retry
+        assert pending(page) == listed
+        assert len(events_of(tablet)) == tablet.seq
+
+    check_1 = words["action_of"] % {"seat": 1, "action": words["check"]}
+    bet_2 = words["action_of"] % {"seat": 2, "action": words["bet"] % {"multiple": 4}}
+    cut([check_1, bet_2], [check_1, bet_2])
+    assert page.locator(".seat [data-decision]").count() == 0  # neither seat is asked again
+    assert tablet.seq == before
     page.context.set_offline(False)
     tablet.wait_online()
-    page.wait_for_function(
-        f"() => Number(document.querySelector('#tablet').dataset.seq) > {before}"
-    )
-    assert tablet.seq == before + 1 == len(events_of(tablet))
+    page.wait_for_function("() => document.querySelector('[data-pending]').hidden")
+    assert tablet.seq == before + 2
+
+    flop = ["Kh", "7d", "2c"]
+    cut(flop, [f"{card} → {board}" for card in flop])
+    language = page.get_attribute("html", "lang")
+    tablet.screenshot(f"tablet-offline-{language}")
+    assert axe_violations(page, impacts=("minor", "moderate", "serious", "critical")) == []
+    if language == "fr":
+        assert english_left_on(page) == []
+    shown = page.locator('.place[data-place="board"] [data-code]')
+    assert shown.evaluate_all("cs => cs.map(c => c.dataset.code)") == flop  # drawn at once
+    # Undo takes the last held tap back: it is never sent; the right card follows it.
+    tablet.tap(words["undo_card"] % {"card": "2c", "place": board}, wait=False)
+    tablet.tap("3c", wait=False)
+    assert pending(page) == [f"{card} → {board}" for card in ("Kh", "7d", "3c")]
+    page.context.set_offline(False)
+    tablet.wait_online()
+    page.wait_for_function("() => document.querySelector('[data-pending]').hidden")
+    events = [e["data"] for e in events_of(tablet)][before:]
+    assert [(e["kind"], e.get("seat"), e.get("cards")) for e in events] == [
+        ("decision", 1, None),
+        ("decision", 2, None),
+        ("cards_entered", None, ["Kh"]),
+        ("cards_entered", None, ["7d"]),
+        ("cards_entered", None, ["3c"]),
+    ], tablet.flash()
+    assert tablet.seq == before + 5 and tablet.stage() == "flop" and tablet.flash() == ""
+
+
+def test_record_tapped_twice_100_ms_apart_records_once(asgi_server, browser_page):
+    """On a quick answer (the second tap after it) and on a slow one (the second tap while
+    the first is on its way): one tap, one event; the recorded seat's button is inactive."""
+    asgi_server.run_sync(load_floor)
+    tablet = Tablet(browser_page, asgi_server.url).sign_in(*DEALER, "fr")
+    page = tablet.page
+    words = tablet.words
+    tablet.tap(words["new_round"])
+    delay = {"ms": 0}
+
+    def slow(route):
+        page.wait_for_timeout(delay["ms"])
+        route.continue_()
+
+    page.route("**/api/rounds/*/events", slow)
+    for seat, wait in ((1, 0), (2, 400)):
+        delay["ms"] = wait
+        record = page.get_by_role("button", name=words["record_seat"] % {"seat": seat})
+        page.click(f'.seat[data-seat="{seat}"] [data-chip="ante"][data-cents="1000"]')
+        assert record.get_attribute("aria-disabled") == "false"
+        before = tablet.mark
+        record.click()
+        page.wait_for_timeout(100)
+        record.click(force=True)
+        tablet.wait_after(before)
+        page.wait_for_timeout(600 + wait)  # any second write would have landed by now
+        placed = [e for e in events_of(tablet) if e["data"]["kind"] == "wagers_placed"]
+        assert [e["data"]["seat"] for e in placed] == [1, 2][:seat]
+        assert record.get_attribute("aria-disabled") == "true"
+    # Changed after it was recorded, the seat has something to record again.
+    page.click('.seat[data-seat="1"] [data-chip="ante"][data-cents="1000"]')
+    record = page.get_by_role("button", name=words["record_seat"] % {"seat": 1})
+    assert record.get_attribute("aria-disabled") == "false"
 
 
 def test_a_second_tablet_follows_and_a_stale_tap_refreshes_it_from_the_answer(tablet):

@@ -1,5 +1,6 @@
 """The tablet at 1024x768 (the smaller 10-inch tablets): at card entry, every seat, the card
-grid and the next-step line lie wholly inside the viewport, with no horizontal scrolling."""
+grid and the next-step line lie wholly inside the viewport, with no horizontal scrolling; at
+showdown and once settled, the payout totals and the confirmation too, without scrolling."""
 
 import pytest
 
@@ -56,3 +57,45 @@ def test_card_entry_fits_a_1024_by_768_screen(tablet, language):
     ):
         assert outside(page, selector) == [], selector
     tablet.screenshot(f"tablet-cards-1024-{language}")
+
+    for card in ("7d", "2c"):
+        tablet.card(card)
+    for seat in range(3, 8):
+        tablet.decide(seat, "check")
+    for card in ("9s", "4h"):
+        tablet.card(card)
+    for seat in range(3, 8):
+        tablet.decide(seat, "bet:1" if seat % 2 else "fold")
+    # The dealer's two cards, then each seat's that the round asks for.
+    deck = iter(
+        [
+            "Qc",
+            "Jd",
+            "Kd",
+            "Ks",
+            "Ah",
+            "3d",
+            "7h",
+            "7c",
+            "8c",
+            "8d",
+            "5s",
+            "6s",
+            "Jh",
+            "Tc",
+            "3s",
+            "3c",
+        ]
+    )
+    while page.is_visible("[data-card-entry]"):
+        tablet.card(next(deck))
+    page.wait_for_selector('[data-action="confirm"]:not([hidden])')
+    page.wait_for_selector("[data-settlement]:not([hidden])")
+    page.evaluate("window.scrollTo(0, 0)")
+    for selector in ('[data-total="pays"]', '[data-total="collects"]', '[data-action="confirm"]'):
+        assert outside(page, selector) == [], selector
+    tablet.screenshot(f"tablet-settlement-1024-{language}")
+    tablet.tap(words["confirm"])
+    page.evaluate("window.scrollTo(0, 0)")
+    for selector in ('[data-total="pays"]', '[data-total="collects"]', '[data-action="open"]'):
+        assert outside(page, selector) == [], selector

@@ -40,6 +40,8 @@ def test_a_void_is_approved_by_a_supervisor_pin_after_a_wrong_one(tablet, langua
     with translation.override(language):  # the API's own words, in the page's language
         assert page.inner_text("[data-supervisor-error]") == _("Wrong employee number or PIN.")
     assert tablet.stage() == "preflop"
+    assert page.input_value("[data-supervisor] input[name=pin]") == ""  # typed again from nothing
+    assert page.input_value("[data-supervisor] input[name=employee_number]") == number
     tablet.screenshot(f"tablet-void-{language}")
     if language == "fr":
         assert english_left_on(page) == []

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tables.rules import DECK, Card, CardError, format_card, parse_card, parse_cards
+from tables.rules import DECK, Card, CardError, format_card, parse_card, parse_cards, read_card
 
 
 @pytest.mark.parametrize(
@@ -108,3 +108,55 @@ def test_a_card_is_a_small_int_usable_as_a_dict_key():
 def test_an_index_outside_the_deck_is_not_a_card(index):
     with pytest.raises(CardError, match="is not a card: a card index is an integer from 0 to 51"):
         Card(index)
+
+
+@pytest.mark.parametrize(
+    "text, notation, canonical",
+    [
+        ("Kh", "en", "Kh"),
+        ("10 of hearts", "en", "Th"),
+        ("Ace of Spades", "en", "As"),
+        ("Ac", "en", "Ac"),  # English: the ace of clubs...
+        ("Ac", "fr", "Ah"),  # ...French: l'as de cœur
+        ("Rc", "fr", "Kh"),
+        ("RC", "fr", "Kh"),
+        ("roi de cœur", "fr", "Kh"),
+        ("Roi de coeur", "fr", "Kh"),
+        ("Dp", "fr", "Qs"),
+        ("D pique", "fr", "Qs"),
+        ("Dame de pique", "fr", "Qs"),
+        ("Vk", "fr", "Jd"),
+        ("valet de carreau", "fr", "Jd"),
+        ("10t", "fr", "Tc"),
+        ("dix de trèfle", "fr", "Tc"),
+        ("As de trefle", "fr", "Ac"),
+        ("7♦", "fr", "7d"),
+        ("7♦", "en", "7d"),
+    ],
+)
+def test_a_typed_card_is_read_in_the_fields_notation(text, notation, canonical):
+    assert str(read_card(text, notation)) == canonical
+
+
+@pytest.mark.parametrize(
+    "text, notation",
+    [
+        ("Rc", "en"),  # a French card on an English field
+        ("Ks", "fr"),  # an English card on a French field
+        ("as", "fr"),  # a rank without its suit
+        ("RcD", "fr"),  # one card only
+        ("", "fr"),
+        ("1", "en"),
+        ("Rcc", "fr"),
+    ],
+)
+def test_a_typed_text_that_is_not_one_card_is_refused(text, notation):
+    with pytest.raises(CardError, match="is not one card"):
+        read_card(text, notation)
+
+
+def test_each_notation_prints_its_own_indices():
+    from tables.rules.cards import rank_faces
+
+    assert [rank_faces("fr")[r] for r in "AKQJT92"] == ["A", "R", "D", "V", "10", "9", "2"]
+    assert [rank_faces("en")[r] for r in "AKQJT92"] == ["A", "K", "Q", "J", "10", "9", "2"]

@@ -18,8 +18,8 @@ class Command(BaseCommand):
             "",
             "Tapis is starting.",
             f"  Floor (tables):   {base}/",
-            f"  Dealer tablet:    {base}/login/pin/?next=/tablet/",
-            f"  Tablet login:     {base}/login/pin/",
+            # The PIN sign-in, then the tablet of the table the dealer deals (croupier: UTH 1).
+            f"  Tablet:           {base}/login/pin/?next=/tablet/",
             f"  Locked PINs:      {base}/staff/locked-pins/",
             f"  Pit:              {base}/pit/",
             f"  Reports:          {base}/reports/",

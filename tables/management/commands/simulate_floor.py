@@ -2,6 +2,7 @@
 books checked in the database (tables/simulator.py does the work)."""
 
 import os
+import threading
 import uuid
 
 from django.core.management.base import BaseCommand, CommandError
@@ -24,11 +25,17 @@ missing: tables "SIM 1".."SIM N" (SIM i copies UTH ((i-1) % 4 + 1): seats, limit
 and progressive bank), opened; dealers sim-dealer-1..N (employee number and PIN 9001, 9002,
 ...), each assigned now to its SIM table. A second run reuses them; a round left in progress
 at a SIM table is played to its end first. Voids are approved by the demo supervisor (employee
-2001, PIN 3333)."""
+2001, PIN 3333).
+
+Like a dealer, a simulated dealer waits when its table is closed (until a supervisor opens it)
+or the server stops answering (a restart), says so, and goes on: a step that got no answer is
+sent again under its key, so it has one effect. It gives up the table after --patience
+seconds."""
 
 
 class Command(BaseCommand):
     help = HELP
+    _saying = threading.Lock()
 
     def add_arguments(self, parser):
         parser.add_argument("--tables", type=int, default=2, help="tables played at once (2)")
@@ -47,6 +54,15 @@ class Command(BaseCommand):
         )
         parser.add_argument("--seed", help="seed of the players' and the decks' randomness")
         parser.add_argument(
+            "--patience",
+            type=float,
+            default=sim.PATIENCE,
+            metavar="SECONDS",
+            help="how long a dealer waits for a closed table to open again or a server that "
+            f"stopped answering (a restart) to come back before giving up the table "
+            f"({sim.PATIENCE:g})",
+        )
+        parser.add_argument(
             "--rig-hit-every",
             type=int,
             default=0,
@@ -63,7 +79,9 @@ class Command(BaseCommand):
             "on the flop and have the void approved with the supervisor's PIN",
         )
 
-    def handle(self, *args, tables, rounds, speed, base, seed, rig_hit_every, void_every, **o):
+    def handle(
+        self, *args, tables, rounds, speed, base, seed, rig_hit_every, void_every, patience, **o
+    ):
         if tables < 1 or rounds < 1 or speed < 0 or rig_hit_every < 0 or void_every < 0:
             raise CommandError("--tables and --rounds are at least 1; the others are not negative")
         base = base.rstrip("/")
@@ -89,6 +107,8 @@ class Command(BaseCommand):
                 void_every=void_every,
                 supervisor=sim.demo_supervisor_credentials(),
                 run=run,
+                patience=patience,
+                say=self._say,
             )
             for table in floor
         ]
@@ -102,6 +122,12 @@ class Command(BaseCommand):
         failed = [c for c in checks if not c.ok]
         if failed:
             raise CommandError(f"{len(failed)} check(s) failed")
+
+    def _say(self, text: str) -> None:
+        # Dealers play in threads: one line at a time, each whole.
+        with self._saying:
+            self.stdout.write(f"  {text}")
+            self.stdout.flush()
 
     def _figures(self, results, elapsed) -> None:
         w = self.stdout.write
@@ -124,6 +150,9 @@ class Command(BaseCommand):
         resumed, stale = sum(r.resumed for r in results), sum(r.stale for r in results)
         if resumed or stale:
             w(f"  resumed rounds / stale   {resumed} / {stale}")
+        waited = sum(r.waited for r in results)
+        if waited:
+            w(f"  waited                   {waited:.1f} s (a closed table, a server restarting)")
         rate = played / elapsed if elapsed else 0.0
         w(f"  elapsed                  {elapsed:.2f} s")
         w(f"  rounds per second        {rate:.2f}")

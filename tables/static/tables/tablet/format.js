@@ -43,16 +43,29 @@ export function clockFormat({ language, timeZone }) {
   return (iso) => (iso ? format.format(new Date(iso)) : "");
 }
 
-// Cards as settle.md reads them: rank 2-9 T J Q K A (or 10), suit s h d c, any case.
-const RANKS = "23456789TJQKA";
-const SUITS = "shdc";
+// A card as the dealer types it, in the field's notation: the engine's tables
+// (tables/rules/cards.py NOTATIONS, handed over by the page) read by the engine's own steps
+// (read_card): fold the text (lower case, no accents, no spaces), then the longest rank word,
+// an optional joining word ("de", "of"), a suit word. The canonical code ("Kh"), or null.
+export function foldTyped(text) {
+  return text.toLowerCase().replace(/\u0153/g, "oe").normalize("NFD").replace(/\p{M}/gu, "").replace(/\s+/gu, "");
+}
 
-export function canonicalCard(text) {
-  const value = text.trim();
-  const match = /^(10|[2-9tjqka])([shdc])$/i.exec(value);
-  if (!match) return null;
-  const rank = match[1] === "10" ? "T" : match[1].toUpperCase();
-  return RANKS.includes(rank) && SUITS.includes(match[2].toLowerCase()) ? rank + match[2].toLowerCase() : null;
+export function readCard(text, notation) {
+  const folded = foldTyped(text);
+  const rankWords = Object.keys(notation.ranks).sort((a, b) => b.length - a.length);
+  for (const word of rankWords) {
+    if (!folded.startsWith(word)) continue;
+    let rest = folded.slice(word.length);
+    for (const join of Object.keys(notation.joins)) {
+      if (rest.startsWith(join) && Object.hasOwn(notation.suits, rest.slice(join.length))) {
+        rest = rest.slice(join.length);
+        break;
+      }
+    }
+    if (Object.hasOwn(notation.suits, rest)) return notation.ranks[word] + notation.suits[rest];
+  }
+  return null;
 }
 
 export function fill(template, params) {

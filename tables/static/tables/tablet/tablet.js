@@ -1,12 +1,15 @@
 // The dealer tablet (issue 8). The server's round is the truth: the page draws whatever
-// round it last received (an API answer or the table's channel, the higher seq wins) and
-// every tap is one write to the round API with its own idempotency key. A write that got
-// no answer is kept with its key and sent again when the link returns, so it applies once;
-// a tap made before the screen showed the previous one's result is refused on screen, and a
-// tap on a stale round comes back 409 stale and is said so.
+// round it last received (an API answer or the table's channel, the higher seq wins), with
+// the taps still on their way drawn over it. Every action is one write to the round API
+// with its own idempotency key: the same action tapped again while its write is on its way
+// is that write, not a second one. Writes wait in an outbox, in tap order, each judged on
+// the round the writes before it make (expected_seq one more each); one that got no answer
+// is kept with its key and sent again when the link returns, so it applies once, and the
+// dealer sees the list of those held. A refused write takes the ones tapped behind it with
+// it, named on screen; a tap on a stale round comes back 409 stale and is said so.
 import { Api, LinkDown } from "./api.js";
 import { TableSocket } from "./live.js";
-import { amountText, canonicalCard, clockFormat, fill, moneyFormat, parseAmount } from "./format.js";
+import { amountText, clockFormat, fill, moneyFormat, parseAmount, readCard } from "./format.js";
 
 const root = document.getElementById("tablet");
 const page = JSON.parse(document.getElementById("tablet-page").textContent);
@@ -26,7 +29,9 @@ let round = page.round;
 let target = null; // the place the next card goes to ("board", "dealer", "3")
 let drafts = { round: null, seats: {} };
 let preview = null; // {id, seq, body}: the provisional settlement shown at showdown
-let outbox = []; // writes on their way, in tap order: {key, path, body, label, seen, held}
+// Writes on their way, in tap order: {key, path, body, label, undo, action, round, state
+// ("queued", "sending", "held"), held (ever held by a lost link)}.
+let outbox = [];
 let lastEntry = readStore(sessionStorage, UNDO);
 let socketUp = false;
 let fetchDown = false;
@@ -89,12 +94,12 @@ function seatOf(n) {
 
 function cardsAt(place) {
   if (!round) return [];
-  const facts = correcting() ? correction : null;
-  if (place === "board") return facts ? facts.board : round.board;
-  if (place === "dealer") return facts ? facts.dealer : round.dealer;
+  const facts = correcting() ? correction : correctedFacts();
+  if (place === "board") return facts ? facts.board : [...round.board, ...pendingCards(place)];
+  if (place === "dealer") return facts ? facts.dealer : [...round.dealer, ...pendingCards(place)];
   if (facts) return facts.seats[place] ? facts.seats[place].hole : [];
   const seat = seatOf(Number(place));
-  return seat ? seat.hole : [];
+  return seat ? [...seat.hole, ...pendingCards(place)] : [];
 }
 
 function cardsOnTable() {
@@ -102,15 +107,58 @@ function cardsOnTable() {
   return new Set(["board", "dealer", ...round.seats.map((s) => String(s.seat))].flatMap(cardsAt));
 }
 
+// The facts as the last correction restated them (the felt shows these once corrected), in
+// the shape a correction being prepared has: {board, dealer, seats: {n: {hole, play, fold}}}.
+function correctedFacts() {
+  const list = round && round.stage === "settled" ? round.corrections || [] : [];
+  const last = list.length ? list[list.length - 1].facts : null;
+  if (!last) return null;
+  return {
+    board: last.board,
+    dealer: last.dealer,
+    seats: Object.fromEntries(last.seats.map((s) => [s.seat, { hole: s.hole, play: s.play || null, fold: Boolean(s.fold) }])),
+  };
+}
+
+// The engine's settlement of the facts being corrected, once fetched for them as they stand.
+function correctionPreview() {
+  if (!correcting() || !correction.preview || correction.preview.facts !== JSON.stringify(correctionFacts())) return null;
+  return correction.preview.body;
+}
+
 function correcting() {
   return Boolean(correction && round && correction.round === round.id && round.stage === "settled");
+}
+
+// The events of this round still in the outbox: the screen draws them as made, so that the
+// dealer goes on while they are on their way (or held by a lost link).
+function pendingEvents() {
+  if (!round) return [];
+  // Each event moves the round one seq on: one judged on a seq the round has passed is in
+  // it already (the table's channel brought it before the write's own answer).
+  return outbox.filter((w) => w.round === round.id && w.body.event && w.body.expected_seq >= round.seq);
+}
+
+function pendingOf(kind, seat = null) {
+  return pendingEvents().find((w) => w.body.event.kind === kind && (seat === null || w.body.event.seat === seat)) || null;
+}
+
+function pendingCards(place) {
+  if (correcting()) return [];
+  return pendingEvents()
+    .filter((w) => w.body.event.kind === "cards_entered" && String(w.body.event.place) === String(place))
+    .flatMap((w) => w.body.event.cards);
+}
+
+function stillExpected(place) {
+  return round ? (round.cards_expected[place] || 0) - pendingCards(place).length : 0;
 }
 
 function expectedPlaces() {
   if (!round) return [];
   const order = (p) => (p === "board" ? -2 : p === "dealer" ? -1 : Number(p));
   return Object.keys(round.cards_expected)
-    .filter((p) => round.cards_expected[p] > 0)
+    .filter((p) => stillExpected(p) > 0)
     .sort((a, b) => order(a) - order(b));
 }
 
@@ -124,6 +172,8 @@ function isDealer() {
 
 function settlementShown() {
   if (!round) return null;
+  const fixed = correctionPreview();
+  if (fixed) return fixed.settlement;
   if (FINISHED.includes(round.stage)) return round.settlement;
   if (preview && preview.id === round.id && preview.seq === round.seq) return preview.body;
   return null;
@@ -135,12 +185,17 @@ function cardFace(code) {
   const suit = code[1];
   const symbol = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" }[suit];
   const colour = suit === "h" || suit === "d" ? "red" : "black";
-  return el("span", { class: `face ${colour}`, "data-code": code, "data-face": code[0] === "T" ? "10" : code[0], "data-suit": symbol });
+  return el("span", { class: `face ${colour}`, "data-code": code, "data-face": page.card_faces[code[0]], "data-suit": symbol });
 }
 
 function drawCards(container, cards) {
   const slots = Number(container.dataset.slots);
-  const faces = cards.map(cardFace);
+  const held = new Set(pendingCards(container.closest(".place").dataset.place));
+  const faces = cards.map((code) => {
+    const face = cardFace(code);
+    if (held.has(code)) face.classList.add("held");
+    return face;
+  });
   for (let i = cards.length; i < slots; i += 1) faces.push(el("span", { class: "face empty" }));
   container.replaceChildren(...faces);
   const place = container.closest(".place");
@@ -160,7 +215,7 @@ function nextStep() {
   if (round.stage === "betting") {
     return { text: words["next.wagers"], action: round.seats.length ? "lock" : null };
   }
-  const acting = round.seats.find((s) => s.to_act && s.actions.length);
+  const acting = round.seats.find((s) => s.to_act && s.actions.length && !pendingOf("decision", s.seat));
   if (acting) return { text: fill(words["next.decide"], { seat: acting.seat }), seat: acting.seat };
   const places = expectedPlaces();
   if (places.length) return { text: fill(words["next.cards"], { place: placeName(target) }), place: target };
@@ -198,6 +253,7 @@ function render() {
   drawSettlement(shown);
   drawVoid(dealing);
   drawCorrection();
+  drawPending();
 
   if (step.seat) seatEl(step.seat).classList.add("next-step");
   if (step.place) $(`.place[data-place="${step.place}"]`).classList.add("next-step");
@@ -219,7 +275,7 @@ function drawHouse() {
   const fixing = correcting();
   const chosen = fixing ? correction.place : target;
   for (const node of $$(".place")) {
-    const expects = fixing || (round && round.cards_expected[node.dataset.place] > 0);
+    const expects = fixing || (round && stillExpected(node.dataset.place) > 0);
     node.classList.toggle("expects", Boolean(expects));
     node.classList.toggle("target", node.dataset.place === chosen);
     node.setAttribute("aria-pressed", node.dataset.place === chosen ? "true" : "false");
@@ -232,10 +288,13 @@ function drawHouse() {
     : "";
 }
 
-function seatStatus(seat) {
+function seatStatus(seat, n) {
+  const held = round && !correcting() ? pendingOf("wagers_placed", n) || pendingOf("decision", n) : null;
+  if (held) return fill(words.held_step, { step: held.label });
   if (!seat) return words.empty_seat;
-  if (correcting()) {
-    const fact = correction.seats[seat.seat];
+  const facts = correcting() ? correction : correctedFacts();
+  if (facts) {
+    const fact = facts.seats[seat.seat];
     return fact.fold ? words.folded : fill(words.play_bet, { multiple: fact.play.multiple });
   }
   if (seat.fold) return words.folded;
@@ -251,7 +310,7 @@ function drawSeat(node, n, dealing, shown) {
   node.classList.toggle("occupied", Boolean(seat));
   node.classList.toggle("folded", Boolean(seat && seat.fold));
   node.classList.toggle("target", String(n) === target);
-  $("[data-seat-status]", node).textContent = round ? seatStatus(seat) : "";
+  $("[data-seat-status]", node).textContent = round ? seatStatus(seat, n) : "";
 
   const rows = [];
   if (seat) {
@@ -272,7 +331,8 @@ function drawSeat(node, n, dealing, shown) {
   if (seat && correcting()) {
     drawCorrectedDecision(decisions, n);
   } else {
-    drawDecisions(decisions, n, dealing && seat && !round.pending_void ? seat.actions : []);
+    const open = dealing && seat && !round.pending_void && !pendingOf("decision", n);
+    drawDecisions(decisions, n, open ? seat.actions : []);
   }
 
   const place = $(".place", node);
@@ -319,14 +379,61 @@ function drawCorrectedDecision(decisions, n) {
 }
 
 function startCorrection() {
+  // From the facts as they stand: the round's, or as the last correction restated them.
+  const facts = correctedFacts();
   correction = {
     round: round.id,
-    board: [...round.board],
-    dealer: [...round.dealer],
-    seats: Object.fromEntries(round.seats.map((s) => [s.seat, { hole: [...s.hole], play: s.play, fold: !s.play }])),
+    board: [...(facts ? facts.board : round.board)],
+    dealer: [...(facts ? facts.dealer : round.dealer)],
+    seats: Object.fromEntries(round.seats.map((s) => {
+      const fact = facts ? facts.seats[s.seat] : { hole: s.hole, play: s.play, fold: !s.play };
+      return [s.seat, { hole: [...fact.hole], play: fact.play, fold: fact.fold }];
+    })),
     place: null,
     changed: [],
+    preview: null,
   };
+  render();
+}
+
+// The corrected facts as settle.md input: the round's wagers, the cards and decisions as
+// restated, the irregularities that do not void a round.
+function correctionFacts() {
+  return {
+    board: correction.board,
+    dealer: correction.dealer,
+    irregularities: round.irregularities.filter((kind) => !page.voiding.includes(kind)).map((kind) => ({ kind })),
+    seats: round.seats.map((s) => {
+      const fact = correction.seats[s.seat];
+      const seat = { seat: s.seat, ante: s.ante, blind: s.blind, trips: s.trips, progressive: s.progressive, hole: fact.hole };
+      if (fact.fold) seat.fold = true;
+      else seat.play = fact.play;
+      return seat;
+    }),
+  };
+}
+
+// The engine settles the facts as restated before anyone signs: the supervisor sees the new
+// payouts (on the felt and as the correction's lines) before the PIN.
+async function loadCorrectionPreview() {
+  if (!correcting() || correction.place || !correction.changed.length) return;
+  const facts = JSON.stringify(correctionFacts());
+  if (correction.preview && correction.preview.facts === facts) return;
+  const fixing = correction;
+  fixing.preview = { facts, body: null, error: "" };
+  let answer;
+  try {
+    answer = await api.post(`rounds/${round.id}/corrections/preview`, { round: JSON.parse(facts) });
+  } catch (err) {
+    fixing.preview = null;
+    linkFails();
+    render();
+    return;
+  }
+  linkWorks();
+  if (correction !== fixing || !fixing.preview || fixing.preview.facts !== facts) return;
+  if (answer.status === 200) fixing.preview.body = answer.body;
+  else fixing.preview.error = answer.body && answer.body.error ? answer.body.error.message : fill(words.server_error, { status: answer.status });
   render();
 }
 
@@ -360,10 +467,33 @@ function correctDecision(n, action) {
   render();
 }
 
+function drawCorrectionPreview() {
+  const box = $("[data-correction-preview]");
+  const shown = correctionPreview();
+  const waiting = correction.preview && correction.preview.facts === JSON.stringify(correctionFacts()) ? correction.preview : null;
+  if (!shown) {
+    const text = waiting && waiting.error ? waiting.error : correction.changed.length && !correction.place ? words.correction_computing : words.correction_preview_wait;
+    box.replaceChildren(el("p", { class: waiting && waiting.error ? "field-error" : "", text }));
+    return;
+  }
+  const pays = shown.lines.filter((l) => l.net > 0).reduce((sum, l) => sum + l.net, 0);
+  const collects = -shown.lines.filter((l) => l.net < 0).reduce((sum, l) => sum + l.net, 0);
+  box.replaceChildren(
+    el("p", { text: words.correction_preview }),
+    el("ul", {}, ...shown.lines.map((l) => el("li", {
+      class: l.net > 0 ? "win" : "lose", "data-preview-seat": l.seat, "data-preview-bet": l.bet, "data-net": l.net,
+      text: fill(words.line, { seat: l.seat, bet: words[l.bet] || l.bet, net: `${l.net > 0 ? "+" : ""}${money(l.net)}` }),
+    }))),
+    el("p", { class: "correction-total", text: fill(words.correction_total, { pays: money(pays), collects: money(collects) }) }),
+  );
+}
+
 function drawCorrection() {
   const form = $("[data-correction]");
   form.hidden = !correcting();
   if (form.hidden) return;
+  drawCorrectionPreview();
+  loadCorrectionPreview();
   const state = correction.place
     ? fill(words.correction_cards, { place: placeName(correction.place), count: slotsOf(correction.place) - cardsAt(correction.place).length })
     : correction.changed.length
@@ -380,22 +510,16 @@ function sendCorrection(form) {
     flash(error.textContent);
     return;
   }
-  const facts = {
-    board: correction.board,
-    dealer: correction.dealer,
-    irregularities: round.irregularities.filter((kind) => !page.voiding.includes(kind)).map((kind) => ({ kind })),
-    seats: round.seats.map((s) => {
-      const fact = correction.seats[s.seat];
-      const seat = { seat: s.seat, ante: s.ante, blind: s.blind, trips: s.trips, progressive: s.progressive, hole: fact.hole };
-      if (fact.fold) seat.fold = true;
-      else seat.play = fact.play;
-      return seat;
-    }),
-  };
+  if (!correctionPreview()) {
+    // Nobody signs a correction without its new payouts on the screen.
+    error.textContent = words.correction_preview_needed;
+    flash(error.textContent);
+    return;
+  }
   send(`rounds/${round.id}/corrections`, {
     reason: form.elements.reason.value.trim(),
     supervisor: { employee_number: form.elements.employee_number.value.trim(), pin: form.elements.pin.value },
-    round: facts,
+    round: correctionFacts(),
   }, { label: words.send_correction, supervisor: true, correction: true });
 }
 
@@ -425,6 +549,10 @@ function draftOf(n, seat) {
   return drafts.seats[n];
 }
 
+function recordedAs(seat, draft) {
+  return Boolean(seat && seat.ante === draft.ante && seat.trips === draft.trips && seat.progressive > 0 === Boolean(draft.progressive));
+}
+
 function wagerProblem(draft) {
   const limits = {
     min: money(table.min_bet_cents), max: money(table.max_bet_cents),
@@ -451,8 +579,10 @@ function drawEditor(editor, n, seat) {
   }
   const problem = wagerProblem(draft);
   const record = $("[data-record]", editor);
-  record.setAttribute("aria-disabled", problem ? "true" : "false");
-  record.classList.toggle("changed", draft.dirty);
+  // A seat recorded as the draft says (or on its way) has nothing to record: no active button.
+  const done = recordedAs(seat, draft) || Boolean(pendingOf("wagers_placed", n));
+  record.setAttribute("aria-disabled", problem || done ? "true" : "false");
+  record.classList.toggle("changed", draft.dirty && !done);
   $("[data-wager-error]", editor).textContent = draft.dirty || seat ? problem : "";
 }
 
@@ -462,7 +592,7 @@ function drawPayout(node, n, shown) {
     node.replaceChildren();
     return;
   }
-  const confirmed = round.stage === "settled" ? seatOf(n)?.payout : null;
+  const confirmed = round.stage === "settled" && !correctionPreview() ? seatOf(n)?.payout : null;
   const lines = [];
   for (const bet of BETS) {
     const stake = result.bets[bet] ? result.bets[bet].stake || 0 : 0;
@@ -476,7 +606,7 @@ function drawPayout(node, n, shown) {
       el("dt", { text: words.cap }), el("dd", { text: money(-result.capped_cents) })));
   }
   const net = confirmed ? confirmed.net : result.net;
-  const corrected = round.stage === "settled" && (round.corrections || []).some((c) => c.lines.some((l) => l.seat === n));
+  const corrected = round.stage === "settled" && !correctionPreview() && (round.corrections || []).some((c) => c.lines.some((l) => l.seat === n));
   const heading = corrected
     ? words.corrected
     : result.outcome
@@ -505,10 +635,10 @@ function drawCardEntry(dealing, places) {
 function drawActions(dealing, step) {
   const show = (name, visible) => { $(`[data-action="${name}"]`).hidden = !visible; };
   const finished = !round || FINISHED.includes(round.stage);
-  show("open", dealing && finished && table.status === "open");
-  show("lock", dealing && round && round.stage === "betting" && !round.pending_void);
+  show("open", dealing && finished && table.status === "open" && !correcting() && !outbox.some((w) => w.action === "open"));
+  show("lock", dealing && round && round.stage === "betting" && !round.pending_void && !pendingOf("bets_locked"));
   $('[data-action="lock"]').setAttribute("aria-disabled", round && round.seats.length ? "false" : "true");
-  show("confirm", dealing && step.action === "confirm" && settlementShown() !== null);
+  show("confirm", dealing && step.action === "confirm" && settlementShown() !== null && !pendingOf("settlement_confirmed"));
   const undo = undoable();
   const undoButton = $('[data-action="undo"]');
   show("undo", dealing && undo !== null);
@@ -536,7 +666,7 @@ function drawSettlement(shown) {
   for (const seat of shown.seats) {
     const hit = hits.find((h) => h.seat === seat.seat);
     // Once settled, each seat's payout (corrections included) is what the dealer pays.
-    const confirmed = round.stage === "settled" ? seatOf(seat.seat)?.payout : null;
+    const confirmed = round.stage === "settled" && !correctionPreview() ? seatOf(seat.seat)?.payout : null;
     for (const bet of BETS) {
       const net = confirmed && bet in confirmed ? confirmed[bet] : seat.bets[bet] ? seat.bets[bet].net : 0;
       if (bet === "progressive" && hit) meter += hit.amount_cents;
@@ -662,30 +792,42 @@ function keep() {
   writeStore(localStorage, OUTBOX, outbox.filter((w) => !w.supervisor));
 }
 
-function send(path, body, { label, undo = null, supervisor = false, correction: fixing = false } = {}) {
-  // A tap made before the screen showed the previous tap's result would be judged on a
-  // round that is no longer there: refuse it. One made after it is queued behind it.
-  const seen = round ? `${round.id}:${round.seq}` : "";
-  if (outbox.some((w) => w.seen === seen)) {
-    flash(words.busy);
-    return;
-  }
-  if (supervisor && !(socketUp && !fetchDown)) {
+function online() {
+  return socketUp && !fetchDown;
+}
+
+// The taps held by a lost link, in the order they will be sent: none is dropped or replaced.
+function drawPending() {
+  const held = outbox.filter((w) => w.held);
+  $("[data-pending]").hidden = !held.length;
+  $("[data-pending-list]").replaceChildren(...held.map((w) => el("li", { "data-pending-key": w.key, text: w.label })));
+}
+
+function send(path, body, { label, undo = null, supervisor = false, correction: fixing = false, action = null } = {}) {
+  // One tap, one write: the same action tapped again while its write is on its way (or
+  // held) is that write, under its key, not a second one.
+  if (action && outbox.some((w) => w.action === action)) return;
+  if (supervisor && !online()) {
     // A PIN is never held on the tablet: with the link down, the approval is refused here.
     $(fixing ? "[data-correction-error]" : "[data-supervisor-error]").textContent = words.offline;
     flash(words.offline);
     return;
   }
   tap = { t0: performance.now(), id: round ? round.id : null, seq: round ? round.seq : -1 };
-  outbox.push({ key: newKey(), path, body, label, undo, supervisor, correction: fixing, seen, held: !(socketUp && !fetchDown) });
+  const held = !online();
+  outbox.push({ key: newKey(), path, body, label, undo, supervisor, correction: fixing, action, round: round ? round.id : null, state: held ? "held" : "queued", held });
   keep();
-  if (outbox[outbox.length - 1].held) flash(fill(words.queued, { step: label }), "held");
+  render();
   flush();
 }
 
 function event(body, options) {
   if (!round) return;
-  send(`rounds/${round.id}/events`, { expected_seq: round.seq, ...body }, options);
+  // Each event moves the round one seq on: a tap made behind events still on their way is
+  // judged on the round they will have made.
+  const ahead = pendingEvents();
+  const seq = ahead.length ? ahead[ahead.length - 1].body.expected_seq + 1 : round.seq;
+  send(`rounds/${round.id}/events`, { expected_seq: seq, ...body }, options);
 }
 
 let flushing = false;
@@ -696,6 +838,7 @@ async function flush() {
   flushing = true;
   while (outbox.length) {
     const write = outbox[0];
+    write.state = "sending";
     let answer;
     try {
       answer = await api.post(write.path, { ...write.body, key: write.key });
@@ -703,11 +846,11 @@ async function flush() {
       flushing = false;
       if (!(err instanceof LinkDown)) throw err;
       // No answer: the write may or may not have arrived. It is sent again with the same
-      // key, so the server applies it once either way.
-      outbox.forEach((w) => { w.held = true; });
+      // key, so the server applies it once either way; it and those behind it are listed.
+      outbox.forEach((w) => { w.state = "held"; w.held = true; });
       keep();
       linkFails();
-      flash(fill(words.queued, { step: write.label }), "held");
+      render();
       retryTimer = setTimeout(flush, 1500);
       return;
     }
@@ -719,11 +862,21 @@ async function flush() {
   flushing = false;
 }
 
+// A refused event takes with it the events tapped behind it in its round: each was judged
+// on the round it would have made. They are named, to be tapped again if still wanted.
+function dropBehind(write) {
+  const behind = outbox.filter((w) => w.round === write.round && w.body.event);
+  if (!write.body.event || !behind.length) return "";
+  outbox = outbox.filter((w) => !behind.includes(w));
+  keep();
+  return ` ${fill(words.not_sent, { steps: behind.map((w) => w.label).join(" · ") })}`;
+}
+
 function answered(write, answer) {
   const { status, body } = answer;
   const error = body && body.error;
   if (status === 200 || status === 201) {
-    flash("");
+    if (!outbox.some((w) => w.held)) flash("");
     if (write.correction) {
       correction = null;
       $("[data-correction]").reset();
@@ -742,18 +895,32 @@ function answered(write, answer) {
     if (!adopt(body)) render();
     return;
   }
+  const dropped = dropBehind(write);
   if (status === 409 && error && error.code === "stale") {
-    flash(write.held ? words.refused_stale : words.stale);
-    adopt(body.round);
+    flash((write.held ? words.refused_stale : words.stale) + dropped);
+    if (!adopt(body.round)) render();
     return;
   }
-  if (error && write.supervisor) $(write.correction ? "[data-correction-error]" : "[data-supervisor-error]").textContent = error.message;
-  flash(error ? error.message : fill(words.server_error, { status }));
-  if (body && body.round) adopt(body.round);
-  else render();
+  if (error && write.supervisor) {
+    $(write.correction ? "[data-correction-error]" : "[data-supervisor-error]").textContent = error.message;
+    // A refused PIN is typed again from nothing, never after the wrong digits.
+    $(write.correction ? "[data-correction]" : "[data-supervisor]").elements.pin.value = "";
+  }
+  flash((error ? error.message : fill(words.server_error, { status })) + dropped);
+  if (!(body && body.round && adopt(body.round))) render();
+}
+
+// The last tap, while it is still held by a lost link, is taken back from the outbox: it
+// was never sent.
+function heldUndo() {
+  const last = outbox[outbox.length - 1];
+  return last && last.undo && last.state === "held" && last.round === (round && round.id) ? last : null;
 }
 
 function undoable() {
+  const held = heldUndo();
+  if (held) return held.undo;
+  if (pendingEvents().length) return null;
   if (!lastEntry || !round || lastEntry.round !== round.id || lastEntry.seq !== round.seq) return null;
   return lastEntry;
 }
@@ -776,7 +943,7 @@ function enterCard(card) {
   }
   const place = target === "board" || target === "dealer" ? target : Number(target);
   event({ event: { kind: "cards_entered", place, cards: [card] } }, {
-    label: `${card} → ${placeName(target)}`, undo: { kind: "card", place: target, card },
+    label: `${card} → ${placeName(target)}`, undo: { kind: "card", place: target, card }, action: `card:${card}`,
   });
 }
 
@@ -789,13 +956,24 @@ function recordWagers(n) {
     flash(problem);
     return;
   }
+  if (recordedAs(seat, draft)) {
+    flash(fill(words.already_recorded, { seat: n }));
+    return;
+  }
   const progressive = draft.progressive ? table.bank.progressive_wager_cents : 0;
   event({ event: { kind: "wagers_placed", seat: n, ante: draft.ante, blind: draft.ante, trips: draft.trips, progressive } }, {
-    label: fill(words.record_seat, { seat: n }), undo: { kind: "wagers", seat: n },
+    label: fill(words.record_seat, { seat: n }), undo: { kind: "wagers", seat: n }, action: `wagers:${n}`,
   });
 }
 
 function undo() {
+  const held = heldUndo();
+  if (held) {
+    outbox.pop();
+    keep();
+    render();
+    return;
+  }
   const entry = undoable();
   if (!entry) {
     flash(words.nothing_to_undo);
@@ -822,7 +1000,9 @@ function onClick(e) {
     const [action, multiple] = button.dataset.decision.split(":");
     const decision = { kind: "decision", seat: n, action: action === "bet" ? "bet" : action };
     if (multiple) decision.multiple = Number(multiple);
-    event({ event: decision }, { label: fill(words.action_of, { seat: n, action: actionName(button.dataset.decision) }) });
+    event({ event: decision }, {
+      label: fill(words.action_of, { seat: n, action: actionName(button.dataset.decision) }), action: `decision:${n}`,
+    });
   } else if (button.dataset.chip) {
     const draft = draftOf(n, seatOf(n));
     draft[button.dataset.chip] = (draft[button.dataset.chip] || 0) + Number(button.dataset.cents);
@@ -851,14 +1031,16 @@ function onClick(e) {
     render();
   } else if (button.dataset.irregularity) {
     irregularityOpen = false;
-    event({ event: { kind: "irregularity_declared", irregularity: button.dataset.irregularity } }, { label: words[`irr.${button.dataset.irregularity}`] });
+    event({ event: { kind: "irregularity_declared", irregularity: button.dataset.irregularity } }, {
+      label: words[`irr.${button.dataset.irregularity}`], action: "irregularity",
+    });
   } else {
     const action = button.dataset.action;
-    if (action === "open") send(`tables/${table.id}/rounds`, {}, { label: words.new_round });
+    if (action === "open") send(`tables/${table.id}/rounds`, {}, { label: words.new_round, action: "open" });
     else if (action === "lock") {
       if (button.getAttribute("aria-disabled") === "true") flash(words["next.wagers"]);
-      else event({ event: { kind: "bets_locked" } }, { label: words.no_more_bets });
-    } else if (action === "confirm") event({ event: { kind: "settlement_confirmed" } }, { label: words.confirm });
+      else event({ event: { kind: "bets_locked" } }, { label: words.no_more_bets, action: "lock" });
+    } else if (action === "confirm") event({ event: { kind: "settlement_confirmed" } }, { label: words.confirm, action: "confirm" });
     else if (action === "undo") undo();
     else if (action === "irregularity") {
       irregularityOpen = !irregularityOpen;
@@ -907,12 +1089,13 @@ function onKeyboard(e) {
   e.preventDefault();
   metrics.taps += 1;
   const typed = e.target.value;
-  const card = canonicalCard(typed);
+  // The field is emptied whatever the outcome: a refused entry never sticks to the next one.
+  e.target.value = "";
+  const card = readCard(typed, page.card_notation);
   if (!card) {
-    flash(fill(words.not_a_card, { text: typed }));
+    flash(fill(words.not_a_card, { text: typed.trim() }));
     return;
   }
-  e.target.value = "";
   enterCard(card);
 }
 
@@ -972,7 +1155,7 @@ const socket = new TableSocket({
 
 // A write that never got its answer before the page went away is sent again, same key.
 const held = readStore(localStorage, OUTBOX);
-if (Array.isArray(held)) outbox = held.map((w) => ({ ...w, held: true }));
+if (Array.isArray(held)) outbox = held.map((w) => ({ ...w, state: "held", held: true }));
 
 const meterAt = $("[data-meter-at]");
 if (meterAt) meterAt.textContent = fill(words.meter_at, { time: clock(new Date().toISOString()) });
