@@ -23,7 +23,7 @@ from casino.errors import CasinoError
 from casino.models import Shift
 from casino.roles import Role, has_role
 from tables.accounting import services
-from tables.accounting.chart import hour_chart
+from tables.accounting.chart import hour_chart, trend_chart
 from tables.accounting.models import ChipDenomination, ChipSlip, Drop, Inventory
 from tables.accounting.reports import (
     BET_LABELS,
@@ -80,6 +80,7 @@ def report_page(request):
             "shifts": Shift.Code.choices,
             "bets": [(b, BET_LABELS[b]) for b in BETS],
             "chart": hour_chart(data.hours),
+            "trend": trend_chart(data.days),
             "csv_query": query.urlencode(),
             "alert_limit": variance_alert_cents(),
             "checkpoint": _closing_checkpoint(period),
