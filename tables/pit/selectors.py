@@ -64,7 +64,7 @@ def table_cards(*, table_ids=None, pit_id=None, at: dt.datetime | None = None) -
     gaming_date, shift = stamp(at)
     latest = Round.objects.filter(table=OuterRef("pk")).order_by("-opened_at", "-pk")
     tables = with_current_assignment(
-        Table.objects.select_related("pit", "ruleset", "bank").annotate(
+        Table.objects.select_related("pit__property", "ruleset", "bank").annotate(
             latest_round_id=Subquery(latest.values("pk")[:1])
         ),
         at,
@@ -114,6 +114,7 @@ def table_cards(*, table_ids=None, pit_id=None, at: dt.datetime | None = None) -
     for table in tables:
         assignment = table.current_assignments[0] if table.current_assignments else None
         round_ = latest_rounds.get(table.latest_round_id)
+        last = (round_.last_event_at or round_.opened_at) if round_ else None
         running = round_ if round_ is not None and round_.in_progress else None
         count = counts.get(table.pk, {})
         cash = money.get(table.pk, {})
@@ -156,7 +157,10 @@ def table_cards(*, table_ids=None, pit_id=None, at: dt.datetime | None = None) -
                 "handle_cents": cash.get("handle") or 0,
                 # The house's win is what the players lost, on the lines the house pays.
                 "win_cents": -(cash.get("players_net") or 0),
-                "last_activity": (round_.last_event_at or round_.opened_at) if round_ else None,
+                "last_activity": last,
+                # "04:38:00" alone reads as today's: another day's is shown with its date.
+                "last_activity_today": last is None
+                or table.pit.property.local(last).date() == table.pit.property.local(at).date(),
             }
         )
     return cards
