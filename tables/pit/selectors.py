@@ -285,6 +285,7 @@ def current_assignment_of(table_id: int) -> DealerAssignment | None:
 def recall(table_id: int, *, limit: int = 10) -> list[dict]:
     """The game recall (tables.selectors.table_recall, the round API's own shape) with what
     the page shows beside it: times as datetimes, the stage in words."""
+    from tables.pit.recall import event_words
     from tables.selectors import table_recall
 
     rows = []
@@ -296,9 +297,12 @@ def recall(table_id: int, *, limit: int = 10) -> list[dict]:
         rows.append(
             {
                 **round_,
-                "events": events,
+                "events": event_words(events),
                 "opened_at_dt": _parse(round_["opened_at"]),
                 "stage_label": str(Round.Stage(round_["stage"]).label),
+                # The export is the settlement's input and output: none before it exists
+                # (the API answers 400 for a round in progress).
+                "exportable": round_["settlement"] is not None,
             }
         )
     return rows
