@@ -107,7 +107,7 @@ class Shift(models.Model):
     class Code(models.TextChoices):
         DAY = "day", _("day")
         SWING = "swing", _("swing")
-        GRAVE = "grave", _("grave")
+        GRAVE = "grave", _("graveyard")
 
     property = models.ForeignKey(
         Property, on_delete=models.CASCADE, related_name="shifts", verbose_name=_("property")

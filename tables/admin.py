@@ -119,13 +119,21 @@ class VersionedAdmin(AuditedModelAdmin):
         # A form opened before the version froze may still be posted: it is then taken as the
         # content of a new version (see save_model), so its fields must be read from the post.
         if obj is not None and request.method != "POST" and obj.frozen_because() is not None:
-            return fixed + ["name", *self.revisable_fields]
+            return fixed + ["name", "name_en", *self.revisable_fields]
         if obj is not None:
-            fixed += ["name"]  # the family's name never changes between versions
+            fixed += ["name", "name_en"]  # the family's names never change between versions
         return fixed
 
     def get_fields(self, request, obj=None):
-        return ["name", "version", *self.revisable_fields, "used_at", "created_at", "creator"]
+        return [
+            "name",
+            "name_en",
+            "version",
+            *self.revisable_fields,
+            "used_at",
+            "created_at",
+            "creator",
+        ]
 
     @admin.display(description=_("created by"))
     def creator(self, obj):
@@ -256,7 +264,12 @@ class PaytableAdmin(VersionedAdmin):
         content = {"preset": obj.preset} if obj.preset else {"preset": "", "lines": obj.lines}
         if not change:
             saved = services.paytable_create(
-                manager=request.user, kind=obj.kind, name=obj.name, confirm=confirm, **content
+                manager=request.user,
+                kind=obj.kind,
+                name=obj.name,
+                name_en=obj.name_en,
+                confirm=confirm,
+                **content,
             )
         else:
             because, old = obj.frozen_because(), str(obj)

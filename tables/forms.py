@@ -81,7 +81,7 @@ class PaytableEditorForm(forms.ModelForm):
 
     class Meta:
         model = Paytable
-        fields = ["name", "kind", "preset"]
+        fields = ["name", "name_en", "kind", "preset"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -24,8 +24,8 @@ from fractions import Fraction
 from django.conf import settings
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from casino.clock import current_property
 from casino.models import Pit, Property, Staff
@@ -63,6 +63,19 @@ DIMENSIONS = {
     "pit": ("round__table__pit_id", "table__pit_id", "table__pit_id", "table__pit_id"),
     "dealer": ("round__dealer_id", "dealer_id", "dealer_id", None),
     "game": ("round__ruleset__name", "ruleset__name", "ruleset__name", "table__ruleset__name"),
+}
+
+
+# The published sources of the base game's edge (the engine names them in English), in the
+# reader's words.
+SOURCE_WORDS = {
+    "golden-nugget-casino-tukwila.com (UTH Progressive page)": _(
+        "golden-nugget-casino-tukwila.com (UTH Progressive page)"
+    ),
+    "edgevegas.com, quoting wizardofodds.com": _("edgevegas.com, quoting wizardofodds.com"),
+    "gambatria.com (2015): no hand prefers a 3x Play to 4x": _(
+        "gambatria.com (2015): no hand prefers a 3x Play to 4x"
+    ),
 }
 
 
@@ -416,7 +429,11 @@ def _labels(by: str, keys) -> dict:
         return dict(Pit.objects.filter(pk__in=keys).values_list("pk", "name"))
     if by == "dealer":
         return {s.pk: str(s) for s in Staff.objects.filter(pk__in=keys)}
-    return {k: k for k in keys}
+    # A game is a rule set's family, by its French name: the page shows the reader's.
+    english = dict(
+        RuleSet.objects.filter(name__in=keys).exclude(name_en="").values_list("name", "name_en")
+    )
+    return {k: english.get(k, k) if get_language().startswith("en") else k for k in keys}
 
 
 def _edges(ruleset_ids) -> dict[int, Edges]:
@@ -598,7 +615,12 @@ def report(period: Period, *, by: str = "table") -> Report:
     total.counted_applies = DIMENSIONS[by][3] is not None
     for r in ordered:
         total.add(r)
-    sources = {e.base_source for e in rule_edges.values() if e.base_source}
+    sources = {
+        str(SOURCE_WORDS.get(part, part))
+        for e in rule_edges.values()
+        if e.base_source
+        for part in e.base_source.split("; ")
+    }
     return Report(
         period=period,
         by=by,

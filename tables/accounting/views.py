@@ -78,6 +78,7 @@ def report_page(request):
             "periods": PERIODS,
             "groupings": GROUPINGS,
             "shifts": Shift.Code.choices,
+            "shift_label": dict(Shift.Code.choices).get(period.shift, period.shift),
             "bets": [(b, BET_LABELS[b]) for b in BETS],
             "chart": hour_chart(data.hours),
             "trend": trend_chart(data.days),

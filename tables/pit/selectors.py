@@ -127,7 +127,7 @@ def table_cards(*, table_ids=None, pit_id=None, at: dt.datetime | None = None) -
                 "status_label": str(table.get_status_display()),
                 "ruleset": str(table.ruleset),
                 "ruleset_id": table.ruleset_id,
-                "bank": table.bank.name if table.bank else None,
+                "bank": str(table.bank) if table.bank else None,
                 "dealer": (
                     {
                         "id": assignment.dealer_id,
@@ -171,7 +171,7 @@ def bank_meters(language: str) -> list[dict]:
     return [
         {
             "slug": bank.slug,
-            "name": bank.name,
+            "name": bank.name_in(language),
             "status": bank.status,
             "status_label": str(bank.get_status_display()),
             "levels": localize({"levels": bank_levels(bank)}, language)["levels"],
