@@ -113,6 +113,11 @@ def trend_chart(days) -> SafeString:
             f'<text class="scale" x="{LEFT - 6}" y="{TOP + plot_h}" text-anchor="end">'
             f"{escape(money(low))}</text>"
         )
+    if hold_low < 0:
+        parts.append(
+            f'<text class="scale hold" x="{WIDTH - RIGHT + 6}" y="{TOP + plot_h}">'
+            f"{escape(_('%(hold)s %%') % {'hold': formats.number_format(hold_low, 0)})}</text>"
+        )
     theoretical, dots = [], []
     label_every = 1 if len(days) <= 31 else 0
     for i, d in enumerate(days):
