@@ -155,3 +155,34 @@ def test_the_report_pages_fit_the_screen_and_an_a4_landscape_sheet(
     assert max(printed.values()) <= A4_LANDSCAPE_PX, printed
     if language == "fr":
         page.screenshot(path=str(SCREENSHOTS / "report-month-print.png"), full_page=True)
+
+
+# Each word of the floor list's cells, measured where the browser laid it out: a word drawn
+# on two lines has two boxes ("ouv/ert/e", "Cami/lle").
+BROKEN_WORDS = """() => {
+    const broken = [];
+    for (const cell of document.querySelectorAll("table.floor th, table.floor td")) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const match of node.textContent.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, match.index);
+                range.setEnd(node, match.index + match[0].length);
+                const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                if (lines.size > 1) broken.push(match[0]);
+            }
+        }
+    }
+    return broken;
+}"""
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_the_floor_list_breaks_no_word(floor, asgi_server, browser_page, language):
+    page, url = browser_page, asgi_server.url
+    _as(page, url, "croupier", language)
+    for width in (1280, 1024, 768):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"{url}/")
+        assert page.locator("table.floor tbody tr").count() >= 4
+        assert page.evaluate(BROKEN_WORDS) == [], width
