@@ -85,7 +85,7 @@ class PitAdmin(AuditedModelAdmin):
 
 @admin.register(Shift)
 class ShiftAdmin(AuditedModelAdmin):
-    list_display = ["code", "starts_at", "property"]
+    list_display = ["code", "name", "name_en", "starts_at", "property"]
 
 
 class _StaffForm(forms.ModelForm):
@@ -340,7 +340,7 @@ class ShiftFilter(admin.SimpleListFilter):
     parameter_name = "shift"
 
     def lookups(self, request, model_admin):
-        return Shift.Code.choices
+        return list(Shift.names().items())
 
     def queryset(self, request, queryset):
         if self.value() in Shift.Code.values:

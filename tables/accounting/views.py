@@ -70,6 +70,7 @@ def report_page(request):
         return _csv(data)
     query = request.GET.copy()
     query["format"] = "csv"
+    shift_names = Shift.names()
     return render(
         request,
         "accounting/report.html",
@@ -77,8 +78,8 @@ def report_page(request):
             "report": data,
             "periods": PERIODS,
             "groupings": GROUPINGS,
-            "shifts": Shift.Code.choices,
-            "shift_label": dict(Shift.Code.choices).get(period.shift, period.shift),
+            "shifts": list(shift_names.items()),
+            "shift_label": shift_names.get(period.shift, period.shift),
             "bets": [(b, BET_LABELS[b]) for b in BETS],
             "chart": hour_chart(data.hours),
             "trend": trend_chart(data.days),
