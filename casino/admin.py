@@ -67,7 +67,9 @@ class RoleGroupAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         return HttpResponseRedirect(reverse("admin:auth_group_changelist"))
 
 
-class ShiftInline(admin.TabularInline):
+class ShiftInline(admin.StackedInline):
+    """Stacked, so that each field has its label (a tabular row's inputs have none)."""
+
     model = Shift
     extra = 0
 

@@ -218,6 +218,24 @@ class VersionedAdmin(AuditedModelAdmin):
         super().save_model(request, obj, form, change)
 
 
+class PresetFilter(admin.SimpleListFilter):
+    """The engine presets, and the paytables that have their own lines (named, not an empty
+    link)."""
+
+    title = _("engine preset")
+    parameter_name = "preset"
+
+    def lookups(self, request, model_admin):
+        return [("none", _("none: the lines below")), *((p, p) for p in "ABCD")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "none":
+            return queryset.filter(preset="")
+        if self.value() in ("A", "B", "C", "D"):
+            return queryset.filter(preset=self.value())
+        return queryset
+
+
 @admin.register(Paytable)
 class PaytableAdmin(VersionedAdmin):
     """The paytable editor (`tables.forms.PaytableEditorForm`): one row per hand category,
@@ -227,7 +245,7 @@ class PaytableAdmin(VersionedAdmin):
     form = PaytableEditorForm
     change_form_template = "tables/admin/paytable_change_form.html"
     list_display = ["name", "version", "kind", "preset", "used_at"]
-    list_filter = ["kind", "preset"]
+    list_filter = ["kind", PresetFilter]
     search_fields = ["name"]
     revisable_fields = ("kind", "preset")
 

@@ -191,3 +191,24 @@ def test_the_floor_list_breaks_no_word(floor, asgi_server, browser_page, languag
         page.goto(f"{url}/")
         assert page.locator("table.floor tbody tr").count() >= 4
         assert page.evaluate(BROKEN_WORDS) == [], width
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_every_back_office_page_has_no_axe_violation(floor, asgi_server, browser_page, language):
+    """Each registered model's list, add form and first change form, as the manager and the
+    auditor open them (tests/test_admin_walk.py lists them)."""
+    from tests.test_admin_walk import admin_urls
+
+    page, url = browser_page, asgi_server.url
+    found, opened = {}, 0
+    for username in ("directeur", "auditeur"):
+        _as(page, url, username, language)
+        for path in admin_urls():
+            answer = page.goto(url + path)
+            if answer.status != 200:
+                continue
+            opened += 1
+            for v in axe_violations(page, impacts=EVERY_IMPACT):
+                found.setdefault(v["id"], set()).add(f"{username} {path} {v['nodes'][:2]}")
+    assert opened > 40
+    assert found == {}, "\n".join(f"{k}: {sorted(v)[:4]} ({len(v)})" for k, v in found.items())
