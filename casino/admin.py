@@ -19,7 +19,14 @@ from django.utils.translation import gettext_lazy as _
 
 from casino import staffing
 from casino.admin_audit import AuditedModelAdmin, ReadOnlyAdminMixin
-from casino.audit_log import CodeFilter, PeriodFilter, PersonFilter, audit_csv, subject_words
+from casino.audit_log import (
+    CodeFilter,
+    PeriodFilter,
+    PersonFilter,
+    audit_csv,
+    name_subjects,
+    subject_words,
+)
 from casino.audit_words import code_words
 from casino.duties import require_independent
 from casino.errors import CasinoError
@@ -379,6 +386,14 @@ class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.display(description=_("about"))
     def about(self, entry):
         return subject_words(entry)
+
+    def get_changelist(self, request, **kwargs):
+        class NamedSubjects(super().get_changelist(request, **kwargs)):
+            def get_results(self, request):
+                super().get_results(request)
+                name_subjects(self.result_list)
+
+        return NamedSubjects
 
     def get_urls(self):
         export = self.admin_site.admin_view(self.export_view)
