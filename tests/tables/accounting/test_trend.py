@@ -35,9 +35,7 @@ def test_the_month_has_one_figure_per_gaming_day(two_days):
         assert by_day[dt.date(2027, 11, 5)].win == 0
         # The same standard round each day: the same theoretical, and the sum is the row's.
         assert by_day[YESTERDAY].theoretical == by_day[TODAY].theoretical > 0
-        assert sum(d.theoretical for d in data.days) == pytest.approx(
-            data.total.theoretical, abs=1
-        )
+        assert sum(d.theoretical for d in data.days) == pytest.approx(data.total.theoretical, abs=1)
         # Yesterday: 50 € dropped, the tray 68 € down: -18 € on 50 €. Today: not counted.
         assert by_day[YESTERDAY].hold == pytest.approx(-36.0)
         assert by_day[TODAY].hold is None
