@@ -80,3 +80,29 @@ def test_opening_or_closing_a_table_is_asked_once_more(felt, supervisor, action,
     assert Table.objects.get(pk=felt.table.pk).status == status
     client.post(f"/pit/tables/{felt.table.pk}/{action}/", {"confirm": "yes"})
     assert Table.objects.get(pk=felt.table.pk).status != status
+
+
+def test_an_alert_names_the_bank_in_the_reader_s_language(db, casino_property):
+    from django.db import transaction
+    from django.utils import translation
+
+    from tables.pit import alerts
+
+    with transaction.atomic():
+        alert = alerts.alert_raise(
+            kind="display_link_lost",
+            key="display_link_lost:test",
+            params={
+                "display": "Bar",
+                "bank": "Jackpot progressif UTH",
+                "bank_en": "UTH progressive jackpot",
+                "since": None,
+            },
+        )
+    with translation.override("en"):
+        assert "UTH progressive jackpot" in alerts.alert_json(alert)["title"] + str(
+            alerts.alert_json(alert)["detail"]
+        )
+    with translation.override("fr"):
+        worded = alerts.alert_json(alert)
+        assert "Jackpot progressif UTH" in worded["title"] + str(worded["detail"])
