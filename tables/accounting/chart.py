@@ -120,16 +120,19 @@ def trend_chart(days) -> SafeString:
         )
     theoretical, dots = [], []
     label_every = 1 if len(days) <= 31 else 0
+    # Worded once, not once a day: a year is 365 bars.
+    not_counted, hold_words = _("hold not counted yet"), _("hold %(hold)s %%")
+    day_words = _("%(day)s: win %(win)s, theoretical %(theoretical)s, %(hold)s")
     for i, d in enumerate(days):
         x = LEFT + i * step
         top_y = y(max(d.win, 0))
         height = abs(y(d.win) - axis)
         hold = (
-            _("hold not counted yet")
+            not_counted
             if d.hold is None
-            else _("hold %(hold)s %%") % {"hold": formats.number_format(d.hold, 1)}
+            else hold_words % {"hold": formats.number_format(d.hold, 1)}
         )
-        label = _("%(day)s: win %(win)s, theoretical %(theoretical)s, %(hold)s") % {
+        label = day_words % {
             "day": formats.date_format(d.day, "SHORT_DATE_FORMAT"),
             "win": money(d.win),
             "theoretical": money(d.theoretical),

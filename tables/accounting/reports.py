@@ -542,7 +542,9 @@ def _natural(label: str) -> list:
     return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", label)]
 
 
-def report(period: Period, *, by: str = "table") -> Report:
+def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
+    """The period's report by `by`; `trend`: with a month's or a year's figures per gaming
+    day (the page draws them, the CSV has no use for them)."""
     if by not in DIMENSIONS:
         raise ValueError(by)
     prop = current_property()
@@ -634,6 +636,6 @@ def report(period: Period, *, by: str = "table") -> Report:
         base_source="; ".join(sorted(sources)),
         summarized_days=summarized,
         days=_daily(period, done, rule_edges, counted_by_day, counts=total.counted_applies)
-        if period.kind in ("month", "year")
+        if trend and period.kind in ("month", "year")
         else None,
     )

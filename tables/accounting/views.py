@@ -65,9 +65,9 @@ def _period(request) -> tuple[Period, str]:
 @role_required(*READERS)
 def report_page(request):
     period, by = _period(request)
-    data = report(period, by=by)
     if request.GET.get("format") == "csv":
-        return _csv(data)
+        return _csv(report(period, by=by, trend=False))
+    data = report(period, by=by)
     query = request.GET.copy()
     query["format"] = "csv"
     shift_names = Shift.names()
