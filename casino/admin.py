@@ -11,12 +11,23 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
-from django.urls import reverse
+from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino import staffing
 from casino.admin_audit import AuditedModelAdmin, ReadOnlyAdminMixin
+from casino.audit_log import (
+    CodeFilter,
+    PeriodFilter,
+    PersonFilter,
+    audit_csv,
+    name_subjects,
+    subject_words,
+)
+from casino.audit_words import code_words
 from casino.duties import require_independent
 from casino.errors import CasinoError
 from casino.models import AuditEntry, Pit, Property, RoleGrant, Shift, Staff
@@ -63,7 +74,9 @@ class RoleGroupAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         return HttpResponseRedirect(reverse("admin:auth_group_changelist"))
 
 
-class ShiftInline(admin.TabularInline):
+class ShiftInline(admin.StackedInline):
+    """Stacked, so that each field has its label (a tabular row's inputs have none)."""
+
     model = Shift
     extra = 0
 
@@ -81,7 +94,7 @@ class PitAdmin(AuditedModelAdmin):
 
 @admin.register(Shift)
 class ShiftAdmin(AuditedModelAdmin):
-    list_display = ["code", "starts_at", "property"]
+    list_display = ["code", "name", "name_en", "starts_at", "property"]
 
 
 class _StaffForm(forms.ModelForm):
@@ -336,7 +349,7 @@ class ShiftFilter(admin.SimpleListFilter):
     parameter_name = "shift"
 
     def lookups(self, request, model_admin):
-        return Shift.Code.choices
+        return list(Shift.names().items())
 
     def queryset(self, request, queryset):
         if self.value() in Shift.Code.values:
@@ -346,25 +359,56 @@ class ShiftFilter(admin.SimpleListFilter):
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = [
-        "id",
-        "created_at",
-        "gaming_date",
-        "shift_name",
-        "code",
-        "actor",
-        "subject_type",
-    ]
-    list_filter = ["code", "gaming_date", ShiftFilter]
+    """The audit log, newest first, worded in the reader's language; filtered by person,
+    what was done and period; exported as CSV with the same filters (casino.audit_log)."""
+
+    change_list_template = "admin/casino/auditentry/change_list.html"
+    list_display = ["position", "created_at", "gaming_date", "shift_name", "what", "actor", "about"]
+    list_display_links = ["position"]
+    list_filter = [PersonFilter, CodeFilter, PeriodFilter, ShiftFilter]
     search_fields = ["code", "subject_id"]
+    ordering = ["-position"]
+    list_select_related = ["actor"]
     readonly_fields = [
-        "shift_name" if f.name == "shift" else f.name for f in AuditEntry._meta.fields
-    ]
+        "what" if f.name == "code" else "shift_name" if f.name == "shift" else f.name
+        for f in AuditEntry._meta.fields
+    ] + ["code"]
     fields = readonly_fields
 
     @admin.display(description=_("shift"), ordering="shift")
     def shift_name(self, entry):
         return shift_label(entry.shift)
+
+    @admin.display(description=_("what"), ordering="code")
+    def what(self, entry):
+        return code_words(entry.code)
+
+    @admin.display(description=_("about"))
+    def about(self, entry):
+        return subject_words(entry)
+
+    def get_changelist(self, request, **kwargs):
+        class NamedSubjects(super().get_changelist(request, **kwargs)):
+            def get_results(self, request):
+                super().get_results(request)
+                name_subjects(self.result_list)
+
+        return NamedSubjects
+
+    def get_urls(self):
+        export = self.admin_site.admin_view(self.export_view)
+        return [
+            path("export/", export, name="casino_auditentry_export"),
+            *super().get_urls(),
+        ]
+
+    def export_view(self, request):
+        """The entries the list shows (same filters), all of them, as CSV."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        entries = self.get_changelist_instance(request).get_queryset(request)
+        stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
+        return audit_csv(entries.select_related("actor"), filename=f"audit-log-{stamp}.csv")
 
 
 def shift_label(code: str) -> str:

@@ -5,7 +5,9 @@ configure. Each add, change and delete writes `admin.<app>.<model>.<add|change|d
 the changed fields (before/after) in the same transaction as the change itself.
 """
 
+from django import forms
 from django.contrib import admin
+from django.contrib.admin import widgets
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models, transaction
 
@@ -52,8 +54,22 @@ def _code(obj, verb: str) -> str:
     return f"admin.{obj._meta.app_label}.{obj._meta.model_name}.{verb}"
 
 
+class LabelledSplitDateTime(widgets.AdminSplitDateTime):
+    """The admin's date and time inputs, each named by a label of its own (a screen reader
+    otherwise reads two unnamed fields)."""
+
+    template_name = "casino/widgets/split_datetime.html"
+
+
 class AuditedModelAdmin(admin.ModelAdmin):
     """A ModelAdmin whose every add, change and delete is written to the audit log."""
+
+    formfield_overrides = {
+        models.DateTimeField: {
+            "form_class": forms.SplitDateTimeField,
+            "widget": LabelledSplitDateTime,
+        }
+    }
 
     def save_model(self, request, obj, form, change):
         # Before-values must be read before the save; the entry is written in save_related,

@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from casino.roles import Role
@@ -126,13 +127,16 @@ class Shift(models.Model):
     class Code(models.TextChoices):
         DAY = "day", _("day")
         SWING = "swing", _("swing")
-        GRAVE = "grave", _("grave")
+        GRAVE = "grave", _("graveyard")
 
     property = models.ForeignKey(
         Property, on_delete=models.CASCADE, related_name="shifts", verbose_name=_("property")
     )
     code = models.CharField(_("shift"), max_length=8, choices=Code.choices)
     starts_at = models.TimeField(_("starts at"))
+    # The names the property gives its shifts, as a bank's: empty, the code's own words.
+    name = models.CharField(_("name (French)"), max_length=40, blank=True)
+    name_en = models.CharField(_("name (English)"), max_length=40, blank=True)
 
     class Meta:
         unique_together = [("property", "code")]
@@ -141,7 +145,23 @@ class Shift(models.Model):
         verbose_name_plural = _("shifts")
 
     def __str__(self) -> str:
-        return f"{self.code} ({self.starts_at:%H:%M})"
+        return f"{self.name_in(get_language())} ({self.starts_at:%H:%M})"
+
+    def name_in(self, language: str | None) -> str:
+        """The shift's name on a page in `language`: the property's, else the code's words."""
+        if (language or "").startswith("en") and self.name_en:
+            return self.name_en
+        if not (language or "").startswith("en") and self.name:
+            return self.name
+        return str(self.Code(self.code).label) if self.code in self.Code.values else self.code
+
+    @classmethod
+    def names(cls) -> dict[str, str]:
+        """Each shift code and its name in the active language (one query)."""
+        names = {code: str(label) for code, label in cls.Code.choices}
+        for shift in cls.objects.all():
+            names[shift.code] = shift.name_in(get_language())
+        return names
 
 
 class Staff(AbstractUser):

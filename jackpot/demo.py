@@ -42,6 +42,7 @@ def load() -> Bank:
         bank = services.bank_create(
             slug=DEMO_BANK,
             name="Jackpot progressif UTH",
+            name_en="UTH progressive jackpot",
             manager=manager,
             wager_cents=100,
             reset_cents=1_000_000,

@@ -11,7 +11,7 @@ import json
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from casino.audit import GENESIS
@@ -124,7 +124,7 @@ class Bank(models.Model):
         verbose_name_plural = _("progressive banks")
 
     def __str__(self) -> str:
-        return self.name
+        return self.name_in(get_language())
 
     def name_in(self, language: str | None) -> str:
         """The name a screen or page in `language` shows."""

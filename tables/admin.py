@@ -127,13 +127,21 @@ class VersionedAdmin(AuditedModelAdmin):
         # A form opened before the version froze may still be posted: it is then taken as the
         # content of a new version (see save_model), so its fields must be read from the post.
         if obj is not None and request.method != "POST" and obj.frozen_because() is not None:
-            return fixed + ["name", *self.revisable_fields]
+            return fixed + ["name", "name_en", *self.revisable_fields]
         if obj is not None:
-            fixed += ["name"]  # the family's name never changes between versions
+            fixed += ["name", "name_en"]  # the family's names never change between versions
         return fixed
 
     def get_fields(self, request, obj=None):
-        return ["name", "version", *self.revisable_fields, "used_at", "created_at", "creator"]
+        return [
+            "name",
+            "name_en",
+            "version",
+            *self.revisable_fields,
+            "used_at",
+            "created_at",
+            "creator",
+        ]
 
     @admin.display(description=_("created by"))
     def creator(self, obj):
@@ -218,6 +226,24 @@ class VersionedAdmin(AuditedModelAdmin):
         super().save_model(request, obj, form, change)
 
 
+class PresetFilter(admin.SimpleListFilter):
+    """The engine presets, and the paytables that have their own lines (named, not an empty
+    link)."""
+
+    title = _("engine preset")
+    parameter_name = "preset"
+
+    def lookups(self, request, model_admin):
+        return [("none", _("none: the lines below")), *((p, p) for p in "ABCD")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "none":
+            return queryset.filter(preset="")
+        if self.value() in ("A", "B", "C", "D"):
+            return queryset.filter(preset=self.value())
+        return queryset
+
+
 @admin.register(Paytable)
 class PaytableAdmin(VersionedAdmin):
     """The paytable editor (`tables.forms.PaytableEditorForm`): one row per hand category,
@@ -227,7 +253,7 @@ class PaytableAdmin(VersionedAdmin):
     form = PaytableEditorForm
     change_form_template = "tables/admin/paytable_change_form.html"
     list_display = ["name", "version", "kind", "preset", "used_at"]
-    list_filter = ["kind", "preset"]
+    list_filter = ["kind", PresetFilter]
     search_fields = ["name"]
     revisable_fields = ("kind", "preset")
 
@@ -264,7 +290,12 @@ class PaytableAdmin(VersionedAdmin):
         content = {"preset": obj.preset} if obj.preset else {"preset": "", "lines": obj.lines}
         if not change:
             saved = services.paytable_create(
-                manager=request.user, kind=obj.kind, name=obj.name, confirm=confirm, **content
+                manager=request.user,
+                kind=obj.kind,
+                name=obj.name,
+                name_en=obj.name_en,
+                confirm=confirm,
+                **content,
             )
         else:
             because, old = obj.frozen_because(), str(obj)

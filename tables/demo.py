@@ -13,6 +13,15 @@ from tables.services.floor import table_configure_as_approved
 
 MANAGER, SUPERVISOR = "directeur", "inspecteur"
 
+# The names a manager gives, in French and in English (the English pages show the latter).
+ENGLISH = {
+    "Jackpot progressif maison": "House progressive jackpot",
+    "Bonus Envy maison": "House Envy bonus",
+    "4x uniquement, Trips A": "4x only, Trips A",
+    "Trips B, paiement par 0,25 €, plafond 20 000 €": "Trips B, paid by €0.25, cap €20,000",
+    "Blind B, Trips D, Trips perdu au coucher": "Blind B, Trips D, Trips lost on a fold",
+}
+
 # name, kind, preset, lines
 PAYTABLES = [
     ("Blind A", Paytable.Kind.BLIND, "A", None),
@@ -63,7 +72,12 @@ def _paytables(manager: Staff) -> dict[str, Paytable]:
     found = {}
     for name, kind, preset, lines in PAYTABLES:
         found[name] = _latest(Paytable, name) or services.paytable_create(
-            manager=manager, kind=kind, name=name, preset=preset, lines=lines
+            manager=manager,
+            kind=kind,
+            name=name,
+            name_en=ENGLISH.get(name, ""),
+            preset=preset,
+            lines=lines,
         )
     return found
 
@@ -74,6 +88,7 @@ def _rulesets(manager: Staff, paytables: dict[str, Paytable], wager_cents: int) 
         found[name] = _latest(RuleSet, name) or services.ruleset_create(
             manager=manager,
             name=name,
+            name_en=ENGLISH.get(name, ""),
             blind_paytable_id=paytables[blind].pk,
             trips_paytable_id=paytables[trips].pk,
             progressive_paytable_id=paytables[PROGRESSIVE].pk,

@@ -81,7 +81,7 @@ class PaytableEditorForm(forms.ModelForm):
 
     class Meta:
         model = Paytable
-        fields = ["name", "kind", "preset"]
+        fields = ["name", "name_en", "kind", "preset"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -89,12 +89,26 @@ class PaytableEditorForm(forms.ModelForm):
         self.math: dict | None = None
         self.table = None
         for category in ROWS:
+            # The bounds are checked here, with the editor's own words on the row (a browser's
+            # own bubble would speak its language and vanish): no `min` on the inputs.
             self.fields[f"{category}_n"] = forms.IntegerField(
-                min_value=0, required=False, label=_("pays")
+                min_value=0,
+                required=False,
+                label=_("pays"),
+                error_messages={
+                    "min_value": _("A line cannot pay a negative amount: N is 0 or more.")
+                },
             )
             self.fields[f"{category}_m"] = forms.IntegerField(
-                min_value=1, required=False, label=_("for")
+                min_value=1,
+                required=False,
+                label=_("for"),
+                error_messages={
+                    "min_value": _("M is 1 or more: odds N : 0 would pay for nothing staked.")
+                },
             )
+            for suffix in ("n", "m"):
+                self.fields[f"{category}_{suffix}"].widget.attrs.pop("min", None)
             self.fields[f"{category}_percent"] = forms.DecimalField(
                 min_value=Decimal("0.0001"),
                 max_value=Decimal(100),
@@ -161,6 +175,8 @@ class PaytableEditorForm(forms.ModelForm):
     def _lines_from_rows(self, kind: str) -> dict:
         lines: dict = {}
         for c in ROWS:
+            if self.has_error(f"{c}_n") or self.has_error(f"{c}_m"):
+                continue  # its own message is on the row; never read "3 : 0" as "3 : 1"
             n, m = self.cleaned_data.get(f"{c}_n"), self.cleaned_data.get(f"{c}_m")
             share = self.cleaned_data.get(f"{c}_percent")
             amount_text = (self.cleaned_data.get(f"{c}_amount") or "").strip()
@@ -239,7 +255,18 @@ class PaytableEditorForm(forms.ModelForm):
             lines = dict(self.instance.lines)
         elif self._rows_posted():
             lines = self._lines_from_rows(kind)
-            if preset and lines and lines != presets[preset].to_json():
+            if (
+                preset
+                and lines
+                and lines != presets[preset].to_json()
+                and not self._preset_chosen()
+            ):
+                # The version kept its preset and a row was edited: the rows are the manager's
+                # now, so the paytable leaves the preset (the page says so), rather than the
+                # preset's lines silently winning over what was typed.
+                self.left_preset = preset
+                preset = cleaned["preset"] = ""
+            elif preset and lines and lines != presets[preset].to_json():
                 self.add_error(
                     "preset",
                     ValidationError(
@@ -279,6 +306,13 @@ class PaytableEditorForm(forms.ModelForm):
                 ),
             )
         return cleaned
+
+    #: The preset a version followed until a row was edited in this post ("" otherwise).
+    left_preset = ""
+
+    def _preset_chosen(self) -> bool:
+        """The preset was picked in this very post (not kept from the version edited)."""
+        return (self.instance.preset or "") != (self.cleaned_data.get("preset") or "")
 
     def _place_refusals(self, kind: str, lines: dict) -> None:
         """Every line the engine cannot read, on its row (the row is its name); the model's

@@ -170,7 +170,7 @@ def progressive_panel(table: EnginePaytable, bank_list=None) -> dict:
         at_reset = math.expected_return_at_reset
         rows.append(
             {
-                "bank": bank.name,
+                "bank": str(bank),
                 "wager": money(bank.wager_cents),
                 "meter": money(bank.meter_cents),
                 "reset": money(bank.reset_cents),

@@ -163,9 +163,8 @@ def test_every_admin_page_speaks_only_its_readers_language(client, demo_floor, l
     assert found == {}, "\n".join(f"{url}: {sorted(texts)}" for url, texts in sorted(found.items()))
 
 
-# The catalogues whose French has been set in the no-break space before « : »; tables/pit and
-# tables/accounting were being edited by others at the time.
-SPACED = ("casino", "jackpot", "tables")
+# The catalogues whose French has been set in the no-break space before « : » (all of them).
+SPACED = ("casino", "jackpot", "tables", "tables/pit", "tables/accounting")
 _BARE_COLON = re.compile(r"(?<=[^\s\u00a0\u202f]) :(?=\s|$)")
 
 

@@ -31,8 +31,9 @@ def bank_seed(*, bank_id: int, actor=None) -> MeterEntry | None:
     return entry
 
 
-def bank_create(*, slug: str, name: str, manager, **params) -> Bank:
-    """A new bank, closed, its meter at the reset amount. Parameters as in PARAMETER_FIELDS."""
+def bank_create(*, slug: str, name: str, manager, name_en: str = "", **params) -> Bank:
+    """A new bank, closed, its meter at the reset amount. Parameters as in PARAMETER_FIELDS;
+    `name` in French, `name_en` in English (empty: the French name everywhere)."""
     require_role(manager, Role.MANAGER)
     params.setdefault("hidden_rate_ppm", 0)
     params.setdefault("cap_cents", None)
@@ -41,7 +42,9 @@ def bank_create(*, slug: str, name: str, manager, **params) -> Bank:
     if not slug or Bank.objects.filter(slug=slug).exists():
         raise InvalidParameters(_("the bank code %(slug)r is empty or taken") % {"slug": slug})
     with transaction.atomic():
-        bank = Bank.objects.create(slug=slug, name=name, status=Bank.Status.CLOSED, **clean)
+        bank = Bank.objects.create(
+            slug=slug, name=name, name_en=name_en, status=Bank.Status.CLOSED, **clean
+        )
         claim_new_bank(bank.pk)  # ours alone until commit: bank_seed may lock it after audit
         audit(
             actor=manager,

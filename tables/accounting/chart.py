@@ -1,7 +1,11 @@
-"""The gaming day's chart, drawn on the server as SVG: computed win per hour as bars (above
-the axis when the house won, below when it lost) and rounds per hour as a line, each hour
-labelled with its local start time (23 hours on the spring DST day, 25 in autumn)."""
+"""The reports' charts, drawn on the server as SVG.
 
+The gaming day's: computed win per hour as bars (above the axis when the house won, below
+when it lost) and rounds per hour as a line, each hour labelled with its local start time
+(23 hours on the spring DST day, 25 in autumn). A month's or a year's: the trend per gaming
+day (trend_chart)."""
+
+from django.utils import formats
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -66,5 +70,97 @@ def hour_chart(hours) -> SafeString:
             )
         points.append(f"{x + step / 2:.1f},{TOP + (1 - h.rounds / most_rounds) * plot_h:.1f}")
     parts.append(f'<polyline class="rounds" points="{" ".join(points)}"/>')
+    parts.append("</svg>")
+    return mark_safe("".join(parts))
+
+
+def trend_chart(days) -> SafeString:
+    """A month's or a year's trend: computed win per gaming day as bars, the theoretical win
+    as a line on the same scale, and the hold (counted win / drop) as dots on a percentage
+    scale of its own at the right; a day whose drop is not counted yet has no dot."""
+    if not days:
+        return mark_safe("")
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    step = plot_w / len(days)
+    values = [d.win for d in days] + [d.theoretical for d in days]
+    top, low = max(values + [1]), min(values + [0])
+    span = top - low or 1
+    holds = [d.hold for d in days if d.hold is not None]
+    hold_top = max(holds + [1])
+    hold_low = min(holds + [0])
+    hold_span = hold_top - hold_low or 1
+
+    def y(value: int) -> float:
+        return TOP + (top - value) / span * plot_h
+
+    def y_hold(value: float) -> float:
+        return TOP + (hold_top - value) / hold_span * plot_h
+
+    axis = y(0)
+    title = _("Computed win, theoretical win and hold per gaming day")
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="trend-chart" role="img" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" aria-labelledby="trend-chart-title">',
+        f'<title id="trend-chart-title">{escape(title)}</title>',
+        f'<line class="axis" x1="{LEFT}" y1="{axis:.1f}" x2="{WIDTH - RIGHT}" y2="{axis:.1f}"/>',
+        f'<text class="scale" x="{LEFT - 6}" y="{TOP + 10}" text-anchor="end">'
+        f"{escape(money(top))}</text>",
+        f'<text class="scale hold" x="{WIDTH - RIGHT + 6}" y="{TOP + 10}">'
+        f"{escape(_('%(hold)s %%') % {'hold': formats.number_format(hold_top, 0)})}</text>",
+    ]
+    if low < 0:
+        parts.append(
+            f'<text class="scale" x="{LEFT - 6}" y="{TOP + plot_h}" text-anchor="end">'
+            f"{escape(money(low))}</text>"
+        )
+    if hold_low < 0:
+        parts.append(
+            f'<text class="scale hold" x="{WIDTH - RIGHT + 6}" y="{TOP + plot_h}">'
+            f"{escape(_('%(hold)s %%') % {'hold': formats.number_format(hold_low, 0)})}</text>"
+        )
+    theoretical, dots = [], []
+    label_every = 1 if len(days) <= 31 else 0
+    # Worded once, not once a day: a year is 365 bars.
+    not_counted, hold_words = _("hold not counted yet"), _("hold %(hold)s %%")
+    day_words = _("%(day)s: win %(win)s, theoretical %(theoretical)s, %(hold)s")
+    for i, d in enumerate(days):
+        x = LEFT + i * step
+        top_y = y(max(d.win, 0))
+        height = abs(y(d.win) - axis)
+        hold = (
+            not_counted
+            if d.hold is None
+            else hold_words % {"hold": formats.number_format(d.hold, 1)}
+        )
+        label = day_words % {
+            "day": formats.date_format(d.day, "SHORT_DATE_FORMAT"),
+            "win": money(d.win),
+            "theoretical": money(d.theoretical),
+            "hold": hold,
+        }
+        kind = "win" if d.win >= 0 else "loss"
+        gap = min(step * 0.2, 2)
+        parts.append(
+            f'<rect class="bar {kind}" x="{x + gap / 2:.1f}" y="{min(top_y, axis):.1f}" '
+            f'width="{max(step - gap, 0.5):.1f}" height="{height:.1f}" '
+            f'data-day="{d.day.isoformat()}"><title>{escape(label)}</title></rect>'
+        )
+        middle = x + step / 2
+        theoretical.append(f"{middle:.1f},{y(d.theoretical):.1f}")
+        if d.hold is not None:
+            dots.append(
+                f'<circle class="hold" cx="{middle:.1f}" cy="{y_hold(d.hold):.1f}" r="3" '
+                f'data-day="{d.day.isoformat()}"/>'
+            )
+        if (label_every and (i % 2 == 0)) or (not label_every and d.day.day == 1):
+            text = (
+                formats.date_format(d.day, "j") if label_every else formats.date_format(d.day, "M")
+            )
+            parts.append(
+                f'<text class="day" x="{middle:.1f}" y="{HEIGHT - BOTTOM + 16}" '
+                f'text-anchor="middle">{escape(text)}</text>'
+            )
+    parts.append(f'<polyline class="theoretical" points="{" ".join(theoretical)}"/>')
+    parts.extend(dots)
     parts.append("</svg>")
     return mark_safe("".join(parts))

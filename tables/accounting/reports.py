@@ -9,6 +9,10 @@ Two wins, side by side:
   net on every line the house paid. A progressive hit paid by the meter (a jackpot slip from
   the cage) is not the tray's money, so it stays out of both.
 Their difference, the variance, is a mispay, a missing slip or chips walking away.
+
+A table's day (or shift) whose drop is not counted yet has a computed win and no counted one:
+it is "not counted yet", and stays out of the counted win, the variance and its alert until
+its drop is entered (else today's play shows as a false variance on the month to date).
 """
 
 import datetime as dt
@@ -18,10 +22,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.conf import settings
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from casino.clock import current_property
 from casino.models import Pit, Property, Staff
@@ -59,6 +63,19 @@ DIMENSIONS = {
     "pit": ("round__table__pit_id", "table__pit_id", "table__pit_id", "table__pit_id"),
     "dealer": ("round__dealer_id", "dealer_id", "dealer_id", None),
     "game": ("round__ruleset__name", "ruleset__name", "ruleset__name", "table__ruleset__name"),
+}
+
+
+# The published sources of the base game's edge (the engine names them in English), in the
+# reader's words.
+SOURCE_WORDS = {
+    "golden-nugget-casino-tukwila.com (UTH Progressive page)": _(
+        "golden-nugget-casino-tukwila.com (UTH Progressive page)"
+    ),
+    "edgevegas.com, quoting wizardofodds.com": _("edgevegas.com, quoting wizardofodds.com"),
+    "gambatria.com (2015): no hand prefers a 3x Play to 4x": _(
+        "gambatria.com (2015): no hand prefers a 3x Play to 4x"
+    ),
 }
 
 
@@ -120,6 +137,12 @@ class ReportRow:
     # leaves its Ante, Blind and Play out.
     theoretical_partial: bool = False
     counted_applies: bool = True
+    # What the days (or shifts) whose drop is not counted yet hold: the computed win of their
+    # lines and their chips' (closer - opener + credits - fills), both left out of the
+    # variance, and the gaming dates they fall on.
+    uncounted_win: int = 0
+    uncounted_chips: int = 0
+    uncounted_days: set = field(default_factory=set)
 
     @property
     def handle(self) -> int:
@@ -137,7 +160,18 @@ class ReportRow:
     def counted_win(self) -> int | None:
         if self.drop is None or not self.counted_applies:
             return None
-        return self.drop + (self.closer - self.opener) + self.credits - self.fills
+        chips = (self.closer - self.opener) + self.credits - self.fills - self.uncounted_chips
+        return self.drop + chips
+
+    @property
+    def counted_computed_win(self) -> int:
+        """The computed win of the counted days only: what the counted win is set against."""
+        return self.computed_win - self.uncounted_win
+
+    @property
+    def not_counted_yet(self) -> list[dt.date]:
+        """The gaming dates with play or chips and no drop counted yet, in order."""
+        return sorted(self.uncounted_days) if self.counted_applies else []
 
     @property
     def hold(self) -> float | None:
@@ -150,7 +184,7 @@ class ReportRow:
     @property
     def variance(self) -> int | None:
         win = self.counted_win
-        return None if win is None else win - self.computed_win
+        return None if win is None else win - self.counted_computed_win
 
     @property
     def alert(self) -> bool:
@@ -173,6 +207,9 @@ class ReportRow:
             self.drop = (self.drop or 0) + other.drop
         for name in ("markers", "opener", "closer", "fills", "credits"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.uncounted_win += other.uncounted_win
+        self.uncounted_chips += other.uncounted_chips
+        self.uncounted_days |= other.uncounted_days
         self.theoretical += other.theoretical
         self.theoretical_partial = self.theoretical_partial or other.theoretical_partial
         self.counted_applies = self.counted_applies and other.counted_applies
@@ -188,6 +225,16 @@ class HourFigures:
 
 
 @dataclass
+class DayFigures:
+    """One gaming day of a month's or a year's trend."""
+
+    day: dt.date
+    win: int  # computed
+    theoretical: int
+    hold: float | None  # counted win / drop, None until the day's drop is counted
+
+
+@dataclass
 class Report:
     period: Period
     by: str
@@ -198,6 +245,7 @@ class Report:
     hours: list[HourFigures] | None
     base_source: str
     summarized_days: int
+    days: list[DayFigures] | None = None
 
 
 # --- the queries -----------------------------------------------------------------------------
@@ -259,34 +307,90 @@ def _line_groups(period: Period, by: str, done: set) -> list[dict]:
     return groups
 
 
-def _counted(period: Period, by: str) -> dict:
-    """Drop, tray counts and approved slips by key."""
+def _counted(period: Period, by: str, done: set) -> dict:
+    """Drop, tray counts and approved slips by key, and what is not counted yet.
+
+    A table's gaming day, or one of its shifts, is counted once its drop is entered (a drop
+    for the whole day counts every shift of it). The chips and the computed win of the
+    others are kept apart: `uncounted_chips`, `uncounted_win` and `uncounted_days`."""
     field_ = DIMENSIONS[by][3]
-    found: dict = defaultdict(dict)
+    found: dict = defaultdict(lambda: {"uncounted_chips": 0, "uncounted_win": 0, "days": set()})
+    # The counted days' drop and chips by gaming date, for the trend's hold.
+    by_day: dict = defaultdict(lambda: {"drop": 0, "chips": 0})
+    found["by day"] = by_day
     if field_ is None:
         return found
-    for r in (
+    unit = ("table_id", "gaming_date", "shift")
+    drops = list(
         period.lines(Drop.objects.all())
-        .values(field_)
+        .values(field_, *unit)
         .annotate(cash=Sum("cash_cents"), markers=Sum("markers_cents"))
         .order_by()
-    ):
-        found[r[field_]]["drop"] = (r["cash"], r["markers"])
-    for r in (
-        period.lines(Inventory.objects.all())
-        .values(field_, "kind")
+    )
+    covered = {(r["table_id"], r["gaming_date"], r["shift"]) for r in drops}
+
+    def counted(table_id, day, shift) -> bool:
+        return (table_id, day, "") in covered or (table_id, day, shift) in covered
+
+    for r in drops:
+        by_day[r["gaming_date"]]["drop"] += r["cash"] + r["markers"]
+        cash, markers = found[r[field_]].get("drop", (0, 0))
+        found[r[field_]]["drop"] = (cash + r["cash"], markers + r["markers"])
+    chips = [
+        (r, 1 if r["kind"] == Inventory.Kind.CLOSER else -1)
+        for r in period.lines(Inventory.objects.all())
+        .values(field_, "kind", *unit)
         .annotate(total=Sum("total_cents"))
         .order_by()
-    ):
-        found[r[field_]][r["kind"]] = r["total"]
-    for r in (
-        period.lines(ChipSlip.objects.filter(state=ChipSlip.State.APPROVED))
-        .values(field_, "kind")
+    ]
+    chips += [
+        (r, 1 if r["kind"] == ChipSlip.Kind.CREDIT else -1)
+        for r in period.lines(ChipSlip.objects.filter(state=ChipSlip.State.APPROVED))
+        .values(field_, "kind", *unit)
         .annotate(total=Sum("total_cents"))
         .order_by()
-    ):
-        found[r[field_]][r["kind"]] = r["total"]
+    ]
+    for r, sign in chips:
+        figures = found[r[field_]]
+        figures[r["kind"]] = figures.get(r["kind"], 0) + r["total"]
+        if not counted(r["table_id"], r["gaming_date"], r["shift"]):
+            figures["uncounted_chips"] += sign * r["total"]
+            figures["days"].add(r["gaming_date"])
+        else:
+            by_day[r["gaming_date"]]["chips"] += sign * r["total"]
+    for key, table_id, day, shift, win in _unit_wins(period, by, done):
+        if not counted(table_id, day, shift):
+            found[key]["uncounted_win"] += win
+            found[key]["days"].add(day)
     return found
+
+
+def _unit_wins(period: Period, by: str, done: set):
+    """The computed win by (key, table, gaming date, shift): from the lines for the days not
+    rolled up, from the roll-up for the others."""
+    raw_field, summary_field, _r, _c = DIMENSIONS[by]
+    house = Q(paid_from=HOUSE)
+    open_days = [d for d in period.days if d not in done]
+    if open_days:
+        lines = SettlementLine.objects.filter(gaming_date__in=open_days)
+        if period.shift:
+            lines = lines.filter(shift=period.shift)
+        fields = dict.fromkeys([raw_field, "round__table_id", "gaming_date", "shift"])
+        for r in (
+            lines.values(*fields)
+            .annotate(net=Coalesce(Sum("net_cents", filter=house), 0))
+            .order_by()
+        ):
+            yield r[raw_field], r["round__table_id"], r["gaming_date"], r["shift"], -r["net"]
+    if done:
+        fields = dict.fromkeys([summary_field, "table_id", "gaming_date", "shift"])
+        for r in (
+            period.lines(LineSummary.objects.all())
+            .values(*fields)
+            .annotate(net=Coalesce(Sum("net_cents", filter=house), 0))
+            .order_by()
+        ):
+            yield r[summary_field], r["table_id"], r["gaming_date"], r["shift"], -r["net"]
 
 
 def _round_counts(period: Period, by: str, done: set) -> tuple[dict, dict]:
@@ -325,7 +429,11 @@ def _labels(by: str, keys) -> dict:
         return dict(Pit.objects.filter(pk__in=keys).values_list("pk", "name"))
     if by == "dealer":
         return {s.pk: str(s) for s in Staff.objects.filter(pk__in=keys)}
-    return {k: k for k in keys}
+    # A game is a rule set's family, by its French name: the page shows the reader's.
+    english = dict(
+        RuleSet.objects.filter(name__in=keys).exclude(name_en="").values_list("name", "name_en")
+    )
+    return {k: english.get(k, k) if get_language().startswith("en") else k for k in keys}
 
 
 def _edges(ruleset_ids) -> dict[int, Edges]:
@@ -371,12 +479,72 @@ def hourly(prop: Property, gaming_date: dt.date, shift: str = "") -> list[HourFi
     return figures
 
 
+def _daily(period: Period, done: set, rule_edges: dict, counted_by_day: dict, *, counts: bool):
+    """A month's or a year's trend, day by day: computed win, theoretical win and hold (the
+    hold only of days whose drop is counted, and only when the grouping has counted figures).
+    Two queries: the lines of the days not rolled up, the roll-up of the others."""
+    sums = {
+        "stake": Coalesce(Sum("stake_cents", filter=ORIGINAL), 0),
+        "net": Coalesce(Sum("net_cents"), 0),
+        "seats": Count("id", filter=ORIGINAL),
+        "rounds": Count("round", distinct=True, filter=ORIGINAL),
+    }
+    groups = []
+    open_days = [d for d in period.days if d not in done]
+    if open_days:
+        groups += list(
+            SettlementLine.objects.filter(gaming_date__in=open_days)
+            .values("gaming_date", "bet", "paid_from", rules=F("round__ruleset_id"))
+            .annotate(**sums)
+            .order_by()
+        )
+    if done:
+        groups += list(
+            period.lines(LineSummary.objects.all())
+            .values("gaming_date", "bet", "paid_from", rules=F("ruleset_id"))
+            .annotate(
+                stake=Sum("stake_cents"),
+                net=Sum("net_cents"),
+                seats=Sum("seats"),
+                rounds=Sum("rounds"),
+            )
+            .order_by()
+        )
+    win: dict = defaultdict(int)
+    handles: dict = defaultdict(lambda: defaultdict(int))  # (day, ruleset) -> bet -> handle
+    seats: dict = defaultdict(lambda: [0, 0])  # (day, ruleset) -> [seats, rounds]
+    for g in groups:
+        day, ruleset = g["gaming_date"], g["rules"]
+        if g["paid_from"] == HOUSE:
+            win[day] -= g["net"]
+            if g["bet"] == "ante":
+                seats[(day, ruleset)][0] += g["seats"]
+                seats[(day, ruleset)][1] += g["rounds"]
+        handles[(day, ruleset)][g["bet"]] += g["stake"]
+    theoretical: dict = defaultdict(Fraction)
+    for (day, ruleset), by_bet in handles.items():
+        found_seats, rounds = seats[(day, ruleset)]
+        if rule_edges.get(ruleset) is not None:
+            other = Fraction(found_seats, rounds) - 1 if rounds else Fraction(0)
+            theoretical[day] += theoretical_fraction(by_bet, rule_edges[ruleset], other_seats=other)
+    figures = []
+    for day in period.days:
+        counted = counted_by_day.get(day)
+        hold = None
+        if counts and counted and counted["drop"]:
+            hold = 100 * (counted["drop"] + counted["chips"]) / counted["drop"]
+        figures.append(DayFigures(day, win.get(day, 0), round(theoretical.get(day, 0)), hold))
+    return figures
+
+
 def _natural(label: str) -> list:
     """Natural order: SIM 2 before SIM 10."""
     return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", label)]
 
 
-def report(period: Period, *, by: str = "table") -> Report:
+def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
+    """The period's report by `by`; `trend`: with a month's or a year's figures per gaming
+    day (the page draws them, the CSV has no use for them)."""
     if by not in DIMENSIONS:
         raise ValueError(by)
     prop = current_property()
@@ -386,7 +554,8 @@ def report(period: Period, *, by: str = "table") -> Report:
         )
     )
     groups = _line_groups(period, by, done)
-    counted = _counted(period, by)
+    counted = _counted(period, by, done)
+    counted_by_day = counted.pop("by day", {})
     voids, corrections = _round_counts(period, by, done)
     summarized = len(done)
     keys = {g["key"] for g in groups} | set(counted) | set(voids) | set(corrections)
@@ -435,6 +604,9 @@ def report(period: Period, *, by: str = "table") -> Report:
         r.closer = figures.get(Inventory.Kind.CLOSER, 0)
         r.fills = figures.get(ChipSlip.Kind.FILL, 0)
         r.credits = figures.get(ChipSlip.Kind.CREDIT, 0)
+        r.uncounted_chips = figures["uncounted_chips"]
+        r.uncounted_win = figures["uncounted_win"]
+        r.uncounted_days = figures["days"]
     for key, n in voids.items():
         row(key).voids = n
     for key, n in corrections.items():
@@ -445,7 +617,12 @@ def report(period: Period, *, by: str = "table") -> Report:
     total.counted_applies = DIMENSIONS[by][3] is not None
     for r in ordered:
         total.add(r)
-    sources = {e.base_source for e in rule_edges.values() if e.base_source}
+    sources = {
+        str(SOURCE_WORDS.get(part, part))
+        for e in rule_edges.values()
+        if e.base_source
+        for part in e.base_source.split("; ")
+    }
     return Report(
         period=period,
         by=by,
@@ -458,4 +635,7 @@ def report(period: Period, *, by: str = "table") -> Report:
         else None,
         base_source="; ".join(sorted(sources)),
         summarized_days=summarized,
+        days=_daily(period, done, rule_edges, counted_by_day, counts=total.counted_applies)
+        if trend and period.kind in ("month", "year")
+        else None,
     )

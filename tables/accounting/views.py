@@ -23,7 +23,7 @@ from casino.errors import CasinoError
 from casino.models import Shift
 from casino.roles import Role, has_role
 from tables.accounting import services
-from tables.accounting.chart import hour_chart
+from tables.accounting.chart import hour_chart, trend_chart
 from tables.accounting.models import ChipDenomination, ChipSlip, Drop, Inventory
 from tables.accounting.reports import (
     BET_LABELS,
@@ -65,11 +65,12 @@ def _period(request) -> tuple[Period, str]:
 @role_required(*READERS)
 def report_page(request):
     period, by = _period(request)
-    data = report(period, by=by)
     if request.GET.get("format") == "csv":
-        return _csv(data)
+        return _csv(report(period, by=by, trend=False))
+    data = report(period, by=by)
     query = request.GET.copy()
     query["format"] = "csv"
+    shift_names = Shift.names()
     return render(
         request,
         "accounting/report.html",
@@ -77,9 +78,11 @@ def report_page(request):
             "report": data,
             "periods": PERIODS,
             "groupings": GROUPINGS,
-            "shifts": Shift.Code.choices,
+            "shifts": list(shift_names.items()),
+            "shift_label": shift_names.get(period.shift, period.shift),
             "bets": [(b, BET_LABELS[b]) for b in BETS],
             "chart": hour_chart(data.hours),
+            "trend": trend_chart(data.days),
             "csv_query": query.urlencode(),
             "alert_limit": variance_alert_cents(),
             "checkpoint": _closing_checkpoint(period),

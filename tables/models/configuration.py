@@ -14,6 +14,7 @@ and ask `parse_rules` whether it accepts them.
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from tables.engine_text import engine_message, engine_rule
@@ -55,7 +56,10 @@ class VersionedRecord(models.Model):
 
     USED, DEPLOYED = "used", "deployed"  # why a version is frozen
 
-    name = models.CharField(_("name"), max_length=80)
+    # The family's name (its versions share it), shown on the French pages.
+    name = models.CharField(_("name (French)"), max_length=80)
+    # Shown on the English pages; empty: the French name is shown everywhere.
+    name_en = models.CharField(_("name (English)"), max_length=80, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1, editable=False)
     used_at = models.DateTimeField(_("first used"), null=True, blank=True, editable=False)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -72,7 +76,7 @@ class VersionedRecord(models.Model):
         abstract = True
 
     def __str__(self) -> str:
-        return f"{self.name} v{self.version}"
+        return f"{self.name_in(get_language())} v{self.version}"
 
     def save(self, *args, **kwargs):
         # The guard reads the database, not this instance: a stale copy loaded before the
@@ -100,6 +104,12 @@ class VersionedRecord(models.Model):
                 % {"version": self}
             )
         return super().delete(*args, **kwargs)
+
+    def name_in(self, language: str | None) -> str:
+        """The name a page in `language` shows (as a progressive bank's)."""
+        if (language or "").startswith("en") and self.name_en:
+            return self.name_en
+        return self.name
 
     def clean(self) -> None:
         if self.pk is None and self.version == 1 and self.name:

@@ -112,7 +112,12 @@ class Round(models.Model):
         indexes = [models.Index(fields=["table", "-opened_at"])]
 
     def __str__(self) -> str:
-        return f"{self.table} #{self.number} ({self.gaming_date})"
+        # As a person reads a round: its table and its number, never its database id.
+        return _("%(table)s, round #%(number)s (%(date)s)") % {
+            "table": self.table,
+            "number": self.number,
+            "date": self.gaming_date,
+        }
 
     @property
     def in_progress(self) -> bool:

@@ -18,8 +18,8 @@ import logging
 from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery, Sum
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from casino import heartbeat
 from casino.audit import audit
@@ -347,6 +347,8 @@ def _worded_params(alert: Alert, zone) -> dict:
     for name in ("since", "due", "until"):
         if p.get(name):
             words[name] = _instant(p[name], zone)
+    if p.get("bank_en") and (get_language() or "").startswith("en"):
+        words["bank"] = p["bank_en"]  # the bank's name in the reader's language
     if "hand" in p:
         words["hand"] = _word(f"cat.{p['hand']}", p["hand"])
     if "reason" in p:
@@ -508,6 +510,7 @@ def hit_alert_raise(*, hit_id: int) -> Alert | None:
             "hand": hit.level,
             "amount_cents": hit.amount_cents,
             "bank": hit.bank.name,
+            "bank_en": hit.bank.name_in("en"),
         },
     )
 
@@ -607,6 +610,7 @@ def reconciliation_alert_raise(*, alert_id: int) -> Alert | None:
         subject=found,
         params={
             "bank": found.bank.name,
+            "bank_en": found.bank.name_in("en"),
             "field": found.field,
             "ledger": found.ledger_value,
             "cached": found.cached_value,
@@ -647,7 +651,12 @@ def display_link_lost_raise(*, token_id: int) -> Alert | None:
         kind=Kind.DISPLAY_LINK_LOST,
         key=f"display_link_lost:{token.pk}",
         subject=token,
-        params={"display": token.name, "bank": token.bank.name, "since": since},
+        params={
+            "display": token.name,
+            "bank": token.bank.name,
+            "bank_en": token.bank.name_in("en"),
+            "since": since,
+        },
     )
 
 

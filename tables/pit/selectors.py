@@ -66,7 +66,7 @@ def table_cards(*, table_ids=None, pit_id=None, at: dt.datetime | None = None) -
     gaming_date, shift = stamp(at)
     latest = Round.objects.filter(table=OuterRef("pk")).order_by("-opened_at", "-pk")
     tables = with_current_assignment(
-        Table.objects.select_related("pit", "ruleset", "bank").annotate(
+        Table.objects.select_related("pit__property", "ruleset", "bank").annotate(
             latest_round_id=Subquery(latest.values("pk")[:1])
         ),
         at,
@@ -116,6 +116,7 @@ def table_cards(*, table_ids=None, pit_id=None, at: dt.datetime | None = None) -
     for table in tables:
         assignment = table.current_assignments[0] if table.current_assignments else None
         round_ = latest_rounds.get(table.latest_round_id)
+        last = (round_.last_event_at or round_.opened_at) if round_ else None
         running = round_ if round_ is not None and round_.in_progress else None
         count = counts.get(table.pk, {})
         cash = money.get(table.pk, {})
@@ -128,7 +129,7 @@ def table_cards(*, table_ids=None, pit_id=None, at: dt.datetime | None = None) -
                 "status_label": str(table.get_status_display()),
                 "ruleset": str(table.ruleset),
                 "ruleset_id": table.ruleset_id,
-                "bank": table.bank.name if table.bank else None,
+                "bank": str(table.bank) if table.bank else None,
                 "dealer": (
                     {
                         "id": assignment.dealer_id,
@@ -158,7 +159,10 @@ def table_cards(*, table_ids=None, pit_id=None, at: dt.datetime | None = None) -
                 "handle_cents": cash.get("handle") or 0,
                 # The house's win is what the players lost, on the lines the house pays.
                 "win_cents": -(cash.get("players_net") or 0),
-                "last_activity": (round_.last_event_at or round_.opened_at) if round_ else None,
+                "last_activity": last,
+                # "04:38:00" alone reads as today's: another day's is shown with its date.
+                "last_activity_today": last is None
+                or table.pit.property.local(last).date() == table.pit.property.local(at).date(),
             }
         )
     return cards
@@ -170,7 +174,7 @@ def bank_meters(language: str) -> list[dict]:
         {
             "id": bank.pk,
             "slug": bank.slug,
-            "name": bank.name,
+            "name": bank.name_in(language),
             "status": bank.status,
             "status_label": str(bank.get_status_display()),
             "levels": localize({"levels": bank_levels(bank)}, language)["levels"],
@@ -343,6 +347,7 @@ def current_assignment_of(table_id: int) -> DealerAssignment | None:
 def recall(table_id: int, *, limit: int = 10) -> list[dict]:
     """The game recall (tables.selectors.table_recall, the round API's own shape) with what
     the page shows beside it: times as datetimes, the stage in words."""
+    from tables.pit.recall import event_words
     from tables.selectors import table_recall
 
     rows = []
@@ -354,9 +359,12 @@ def recall(table_id: int, *, limit: int = 10) -> list[dict]:
         rows.append(
             {
                 **round_,
-                "events": events,
+                "events": event_words(events),
                 "opened_at_dt": _parse(round_["opened_at"]),
                 "stage_label": str(Round.Stage(round_["stage"]).label),
+                # The export is the settlement's input and output: none before it exists
+                # (the API answers 400 for a round in progress).
+                "exportable": round_["settlement"] is not None,
             }
         )
     return rows

@@ -42,12 +42,14 @@ def _back(request, default: str):
     return redirect(default)
 
 
-def _act(request, default: str, action, done: str):
-    """Run one service; say what it did, or why it refused (nothing changed then)."""
+def _act(request, default: str, action, done: str, *, refusals: dict | None = None):
+    """Run one service; say what it did, or why it refused (nothing changed then).
+    `refusals`: the page's own words for a refusal's code, where the service's words speak
+    of a field this page does not have."""
     try:
         action()
     except CasinoError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, (refusals or {}).get(exc.code, exc.message))
     else:
         messages.success(request, done)
         pit_live.announce_floor_changed()
@@ -174,10 +176,30 @@ def table(request, table_id: int):
     )
 
 
+def _confirmed(request, table: Table, opening: bool):
+    """Opening or closing a table is asked once more before it is done: the first POST shows
+    what will happen, the second (with confirm=yes) does it. None once confirmed."""
+    if request.POST.get("confirm") == "yes":
+        return None
+    return render(
+        request,
+        "pit/confirm_table.html",
+        {
+            **_page_context(request),
+            "table": table,
+            "opening": opening,
+            "card_list": selectors.table_cards(table_ids=[table.pk]),
+            "next": request.POST.get("next", ""),
+        },
+    )
+
+
 @role_required(*PIT_ACTORS)
 @require_POST
 def table_open(request, table_id: int):
     table = get_object_or_404(Table, pk=table_id)
+    if (asked := _confirmed(request, table, opening=True)) is not None:
+        return asked
     return _act(
         request,
         "/pit/",
@@ -190,6 +212,8 @@ def table_open(request, table_id: int):
 @require_POST
 def table_close(request, table_id: int):
     table = get_object_or_404(Table, pk=table_id)
+    if (asked := _confirmed(request, table, opening=False)) is not None:
+        return asked
     return _act(
         request,
         "/pit/",
@@ -297,17 +321,25 @@ def hit_pay_view(request, hit_id: int):
 def void_decide(request, round_id: int):
     """The supervisor approves or refuses a void from the pit: signed in as themselves, they
     enter their PIN again (the same round_void the tablet calls)."""
+    from tables.models import Round
+
     approved = request.POST.get("decision") == "approve"
     seq = request.POST.get("seq", "")
     credentials = {
         "employee_number": request.user.employee_number,
         "pin": request.POST.get("pin", ""),
     }
+    # A person reads a round by its table and its number, never by its database id.
+    round_ = Round.objects.select_related("table").filter(pk=round_id).first()
+    named = {
+        "table": round_.table.name if round_ else "",
+        "number": round_.number if round_ else "",
+    }
     done = (
-        _("The void of round #%(id)s is approved: every wager is returned.")
+        _("The void of %(table)s, round #%(number)s, is approved: every wager is returned.")
         if approved
-        else _("The void of round #%(id)s is refused: the round goes on.")
-    ) % {"id": round_id}
+        else _("The void of %(table)s, round #%(number)s, is refused: the round goes on.")
+    ) % named
     return _act(
         request,
         "/pit/",
@@ -320,6 +352,9 @@ def void_decide(request, round_id: int):
             supervisor=credentials,
         ),
         done,
+        # The form asks for the PIN alone: the service's "wrong employee number or PIN"
+        # would name a field the supervisor never saw.
+        refusals={"pin_rejected": _("Wrong PIN: type your own PIN again.")},
     )
 
 

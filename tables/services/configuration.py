@@ -78,15 +78,22 @@ def paytable_create(
     manager: Staff,
     kind: str,
     name: str,
+    name_en: str = "",
     preset: str = "",
     lines: dict | None = None,
     confirm: bool | None = None,
 ) -> Paytable:
-    """Version 1 of a new paytable: an engine preset ("A".."D") or explicit lines."""
+    """Version 1 of a new paytable: an engine preset ("A".."D") or explicit lines. `name` is
+    the French name, `name_en` the English one (empty: the French everywhere)."""
     require_role(manager, Role.MANAGER)
     with transaction.atomic():
         paytable = Paytable(
-            kind=kind, name=name, preset=preset, lines=lines or {}, created_by=manager
+            kind=kind,
+            name=name,
+            name_en=name_en,
+            preset=preset,
+            lines=lines or {},
+            created_by=manager,
         )
         validate(paytable)
         warnings = _check_findings(paytable, confirm)
@@ -129,6 +136,7 @@ def paytable_revise(
             target = Paytable(
                 kind=current.kind,
                 name=current.name,
+                name_en=current.name_en,
                 version=_next_version(Paytable, current.name),
                 preset=current.preset,
                 lines=dict(current.lines),
@@ -171,12 +179,13 @@ def _refuse_unknown_fields(fields) -> None:
         )
 
 
-def ruleset_create(*, manager: Staff, name: str, **rules: Any) -> RuleSet:
-    """Version 1 of a new rule set. `rules` are RuleSet fields (`blind_paytable_id`, ...)."""
+def ruleset_create(*, manager: Staff, name: str, name_en: str = "", **rules: Any) -> RuleSet:
+    """Version 1 of a new rule set. `rules` are RuleSet fields (`blind_paytable_id`, ...);
+    `name` is the French name, `name_en` the English one (empty: the French everywhere)."""
     require_role(manager, Role.MANAGER)
     _refuse_unknown_fields(rules)
     with transaction.atomic():
-        ruleset = RuleSet(name=name, created_by=manager, **rules)
+        ruleset = RuleSet(name=name, name_en=name_en, created_by=manager, **rules)
         validate(ruleset)
         ruleset.save()
         audit(
@@ -202,6 +211,7 @@ def ruleset_revise(
         if new_version or current.frozen_because() is not None:
             target = RuleSet(
                 name=current.name,
+                name_en=current.name_en,
                 version=_next_version(RuleSet, current.name),
                 created_by=manager,
                 **values(current, RULESET_FIELDS),

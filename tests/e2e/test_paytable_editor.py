@@ -159,3 +159,41 @@ def test_a_manager_copies_a_preset_then_deploys_the_paytable_to_a_closed_table(
     table.refresh_from_db()
     assert table.ruleset.trips_paytable_id == paytable.pk
     assert table.ruleset.version == 2
+
+
+def test_editing_a_row_of_a_preset_version_leaves_the_preset_visibly(asgi_server, browser_page):
+    """Issue 25, item 14: the rows typed under a kept preset are the paytable from then on;
+    the preset field empties, the page says which preset was left, the edge follows the rows."""
+    import io
+
+    from django.core.management import call_command
+
+    from tables import services
+
+    call_command("load_demo", stdout=io.StringIO())
+    kept = services.paytable_create(
+        manager=Staff.objects.get(username="directeur"),
+        kind="trips",
+        name="Trips C bis",
+        preset="C",
+    )
+    page = browser_page
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    for language, edge_before, edge_after in (
+        ("fr", "3,4979", "0,4724"),
+        ("en", "3.4979", "0.4724"),
+    ):
+        sign_in(page, asgi_server, "directeur", language)
+        page.goto(f"{asgi_server.url}/admin/tables/paytable/{kept.pk}/change/")
+        assert page.locator("select[name=preset]").input_value() == "C"
+        assert page.locator(HOUSE_EDGE).inner_text().find(edge_before) >= 0
+        assert page.locator("[data-left-preset]").is_hidden()
+        page.fill("input[name=flush_n]", "8")
+        assert page.locator("select[name=preset]").input_value() == ""
+        note = page.locator("[data-left-preset]")
+        assert note.is_visible() and "C" in note.locator("[data-preset-name]").inner_text()
+        page.wait_for_selector(f'{HOUSE_EDGE}:has-text("{edge_after}")', timeout=10_000)
+    page.click("input[name=_save]")
+    page.wait_for_selector(".messagelist .success", timeout=10_000)
+    saved = Paytable.objects.get(pk=kept.pk)
+    assert (saved.preset, saved.lines["flush"]) == ("", "8:1")

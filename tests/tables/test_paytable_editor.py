@@ -329,3 +329,58 @@ def test_the_live_math_panel_says_what_the_engine_refuses_and_warns_of(client, a
     assert 'data-code="pays_nothing"' in page and "Refusé\u00a0:" in page
     page = client.post(url, rows(PLAYER_EDGE, name="x")).content.decode()
     assert 'data-code="player_edge"' in page and "À confirmer\u00a0:" in page
+
+
+# --- issue 25, item 14: a kept preset and edited rows; negative and zero inline ------------
+
+
+def test_editing_a_row_of_a_preset_version_leaves_the_preset_and_says_so(
+    client, admin_manager, manager
+):
+    from tables.rules import paymath  # noqa: F401 - the edge below is the engine's
+
+    version = services.paytable_create(manager=manager, kind="trips", name="Trips C", preset="C")
+    url = reverse("admin:tables_paytable_change", args=[version.pk])
+    lines = {**TRIPS_PRESETS["C"].to_json(), "flush": "8:1"}
+    # Before the save, the page says the preset was left and the math follows the rows.
+    form = PaytableEditorForm(
+        data=rows(lines, preset="C", name="Trips C"), instance=Paytable.objects.get(pk=version.pk)
+    )
+    form.is_valid()
+    assert form.left_preset == "C"
+    assert dict(form.table.to_json()) == lines
+    faulty = rows({**lines, "straight": "-1:1"}, preset="C", name="Trips C")
+    page = client.post(url, faulty, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "no longer follows engine preset <span data-preset-name>C</span>" in page
+    assert "data-left-preset hidden" not in page
+    answer = client.post(url, rows(lines, preset="C", name="Trips C", confirm="on"))
+    saved = Paytable.objects.filter(name="Trips C").order_by("-version").first()
+    assert answer.status_code == 302, answer.content.decode()[:3000]
+    assert (saved.preset, saved.lines["flush"]) == ("", "8:1")
+
+
+def test_choosing_a_preset_while_typing_other_rows_is_still_refused(client, admin_manager):
+    lines = {**TRIPS_PRESETS["C"].to_json(), "flush": "8:1"}
+    answer = client.post(reverse(ADD), rows(lines, preset="C", name="Trips mix"))
+    assert answer.status_code == 200
+    assert not Paytable.objects.filter(name="Trips mix").exists()
+
+
+@pytest.mark.parametrize(
+    "value, field, words",
+    [("-3:1", "flush_n", "cannot pay a negative amount"), ("3:0", "flush_m", "M is 1 or more")],
+)
+def test_a_negative_value_or_a_zero_denominator_is_refused_on_its_row(
+    client, admin_manager, value, field, words
+):
+    import re
+
+    data = rows({**TRIPS_A, "flush": value}, name="Trips faute", confirm="on")
+    answer = client.post(reverse(ADD), data, HTTP_ACCEPT_LANGUAGE="en")
+    html = answer.content.decode()
+    assert answer.status_code == 200
+    row = re.search(r'<tr data-category="flush">.*?</tr>', html, re.S)[0]
+    assert f'id="id_{field}_error"' in row and words in row
+    assert "Give what the line pays" not in row
+    assert 'min="' not in row  # the browser's own bubble would not say it on the row
+    assert not Paytable.objects.filter(name="Trips faute").exists()

@@ -11,8 +11,10 @@ from tables.accounting.seed import seed_days
 from tables.accounting.summary import summarize_closed_days
 
 # The property, the rolled-up days, then lines, voids and corrections from the roll-up and
-# from the days not rolled up, drop, counts, slips, the labels, the bank and the rule sets.
-REPORT_QUERIES = 13
+# from the days not rolled up, drop, counts, slips, the labels, the bank and the rule sets;
+# the computed win by table-day (what is not counted yet) and, for a month or a year, the
+# trend per gaming day, each from the roll-up and from the days not rolled up.
+REPORT_QUERIES = 17
 
 
 @pytest.fixture

@@ -146,6 +146,7 @@ def test_a_progressive_hit_raises_an_alert_with_its_seat_hand_and_amount(
         "hand": "royal_flush",
         "amount_cents": hit.amount_cents,
         "bank": progressive.name,
+        "bank_en": progressive.name_in("en"),
     }
     with translation.override("en"):
         shown = alert_json(alert)
@@ -279,7 +280,12 @@ def test_a_display_that_lost_its_link_raises_an_alert(progressive, manager):
     )
     jackpot_events.display_link_lost.send(sender=DisplayToken, token_id=token.pk)
     alert = Alert.objects.get(kind=Kind.DISPLAY_LINK_LOST)
-    assert alert.params == {"display": "Entrance screen", "bank": progressive.name, "since": None}
+    assert alert.params == {
+        "display": "Entrance screen",
+        "bank": progressive.name,
+        "bank_en": progressive.name_in("en"),
+        "since": None,
+    }
 
 
 def test_the_display_sweep_declares_a_silent_screen_and_the_pit_is_alerted_once(
@@ -300,6 +306,7 @@ def test_the_display_sweep_declares_a_silent_screen_and_the_pit_is_alerted_once(
     assert alert.params == {
         "display": "Bar screen",
         "bank": progressive.name,
+        "bank_en": progressive.name_in("en"),
         "since": seen.isoformat(),
     }
 

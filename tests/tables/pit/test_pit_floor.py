@@ -23,6 +23,7 @@ from tests.tables.rounds.conftest import (
 )
 
 pytestmark = pytest.mark.django_db
+CONFIRMED = {"confirm": "yes"}  # opening and closing ask once more (test_pit_words.py)
 
 
 def client_of(staff, language: str = "en") -> Client:
@@ -74,7 +75,7 @@ def test_closing_a_table_with_a_round_in_progress_is_refused_and_says_why(felt, 
     deal_to(felt, "preflop")
     client = client_of(supervisor)
     before = AuditEntry.objects.count()
-    answer = client.post(f"/pit/tables/{felt.table.pk}/close/", follow=True)
+    answer = client.post(f"/pit/tables/{felt.table.pk}/close/", CONFIRMED, follow=True)
     assert "in progress" in answer.content.decode(), answer.content.decode()[
         answer.content.decode().find("<main>") :
     ][:600]
@@ -84,12 +85,12 @@ def test_closing_a_table_with_a_round_in_progress_is_refused_and_says_why(felt, 
 
 def test_a_supervisor_closes_then_opens_a_table_from_the_pit_and_each_is_audited(felt, supervisor):
     client = client_of(supervisor)
-    answer = client.post(f"/pit/tables/{felt.table.pk}/close/", follow=True)
+    answer = client.post(f"/pit/tables/{felt.table.pk}/close/", CONFIRMED, follow=True)
     assert "is closed" in answer.content.decode()
     assert Table.objects.get(pk=felt.table.pk).status == Table.Status.CLOSED
-    again = client.post(f"/pit/tables/{felt.table.pk}/close/", follow=True)
+    again = client.post(f"/pit/tables/{felt.table.pk}/close/", CONFIRMED, follow=True)
     assert "already" in again.content.decode()
-    client.post(f"/pit/tables/{felt.table.pk}/open/")
+    client.post(f"/pit/tables/{felt.table.pk}/open/", CONFIRMED)
     codes = list(
         AuditEntry.objects.filter(actor=supervisor).order_by("pk").values_list("code", flat=True)
     )

@@ -75,6 +75,20 @@
       });
     });
 
+    // Editing a row leaves the preset: the rows are then the paytable, and the page says so
+    // (else the preset's lines would silently win over what was typed).
+    var leftNote = editor.querySelector("[data-left-preset]");
+    editor.querySelectorAll("tr[data-category] input").forEach(function (input) {
+      input.addEventListener("input", function () {
+        if (!preset || !preset.value) return;
+        if (leftNote) {
+          leftNote.querySelector("[data-preset-name]").textContent = preset.value;
+          leftNote.hidden = false;
+        }
+        preset.value = "";
+      });
+    });
+
     if (kind) kind.addEventListener("change", function () { showKind(); refresh(); });
     form.addEventListener("input", later);
     form.addEventListener("change", later);

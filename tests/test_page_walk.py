@@ -1,0 +1,140 @@
+"""Every page in French has no English word of the project's own, and the reverse; French
+pages follow French typography (issue 25, item 17).
+
+The walk opens, with the demo floor loaded, a few days of play and a round at UTH 1, every
+page of the floor, the pit, the reports, the chips, the displays and the staff pages as each
+demo person (and the sign-in pages signed out), in both languages. It reads what a person
+reads (texts, titles, labels, options) and looks for the other language's strings: every
+msgid of the project's catalogues and every model's and field's name (tests/test_admin_walk.py
+gathers them), and every name a manager gave in the other language (rule sets, paytables,
+banks)."""
+
+import datetime as dt
+import re
+
+import pytest
+
+from casino.clock import current_property
+from tests.test_admin_walk import _norm, demo_floor, page_texts, words  # noqa: F401
+
+READERS = ("directeur", "inspecteur", "auditeur", "croupier")
+SIGNED_OUT = ("/login/", "/login/pin/")
+
+
+@pytest.fixture
+def played_floor(demo_floor):  # noqa: F811
+    """Three past days at UTH 1-4 and, today, a settled round at UTH 1 with its events."""
+    from casino.models import Staff
+    from tables.accounting.seed import seed_days
+    from tables.accounting.summary import summarize_closed_days
+    from tables.models import Table
+    from tables.selectors import current_dealer
+    from tests.tables.rounds.conftest import Felt, deal_to
+
+    tables = list(Table.objects.order_by("name"))
+    today = current_property().gaming_date()
+    seed_days(
+        first=today - dt.timedelta(days=3),
+        days=3,
+        tables=tables,
+        dealers={t.pk: Staff.objects.get(username="croupier") for t in tables},
+        supervisor=Staff.objects.get(username="inspecteur"),
+        manager=Staff.objects.get(username="directeur"),
+        rounds_per_day=2,
+    )
+    summarize_closed_days()
+    uth1 = Table.objects.get(name="UTH 1")
+    deal_to(Felt(uth1, current_dealer(uth1)), "settled")
+    return uth1
+
+
+def pages(table) -> list[str]:
+    from jackpot.models import Bank
+
+    bank = Bank.objects.first()
+    return [
+        "/",
+        "/tablet/",
+        f"/tablet/{table.pk}/",
+        "/pit/",
+        f"/pit/tables/{table.pk}/",
+        "/reports/",
+        "/reports/?period=shift&shift=swing",
+        "/reports/?period=month",
+        "/reports/?period=year&by=game",
+        "/reports/?period=month&by=dealer",
+        "/reports/chips/",
+        "/jackpot/displays/",
+        "/staff/locked-pins/",
+        "/account/secrets/",
+        "/tables/devices/",
+        f"/api/jackpot/{bank.slug}/" if bank else "/",
+    ]
+
+
+def _given_names(language: str) -> set[str]:
+    """The names managers gave, in the other language (where they differ)."""
+    from jackpot.models import Bank
+    from tables.models import Paytable, RuleSet
+
+    found = set()
+    for model in (RuleSet, Paytable, Bank):
+        for name, name_en in model.objects.exclude(name_en="").values_list("name", "name_en"):
+            if _norm(name) != _norm(name_en):
+                found.add(_norm(name if language == "en" else name_en))
+    return found
+
+
+# French typography: a (no-break) space before « : », typographic apostrophes.
+_GLUED_COLON = re.compile(r"[^\W\d]:(\s|$)")
+_STRAIGHT_APOSTROPHE = re.compile(r"[^\W\d_]'[^\W\d_]")
+
+
+def _walk(client, language: str, table) -> tuple[dict, dict, int]:
+    from casino.models import Staff
+
+    foreign = words(language)
+    given = _given_names(language)
+    found, typography, opened = {}, {}, 0
+
+    def read(url, content):
+        for text in page_texts(content):
+            norm = _norm(text)
+            if norm in foreign or any(name in norm for name in given):
+                found.setdefault(url, set()).add(text.strip())
+            if language == "fr" and (
+                _GLUED_COLON.search(text) or _STRAIGHT_APOSTROPHE.search(text)
+            ):
+                typography.setdefault(url, set()).add(text.strip())
+
+    for url in SIGNED_OUT:
+        client.logout()
+        answer = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+        assert answer.status_code == 200
+        opened += 1
+        read(url, answer.content.decode())
+    for username in READERS:
+        reader = Staff.objects.get(username=username)
+        reader.language = language
+        reader.save(update_fields=["language"])
+        client.force_login(reader)
+        for url in pages(table):
+            answer = client.get(url)
+            if answer.status_code != 200:
+                assert answer.status_code in (302, 403), (username, url, answer.status_code)
+                continue
+            opened += 1
+            if answer["Content-Type"].startswith("application/json"):
+                continue  # the feed's words are its displays' (tests/jackpot)
+            read(f"{username} {url}", answer.content.decode())
+    return found, typography, opened
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_every_page_speaks_only_its_readers_language(client, played_floor, language):
+    found, typography, opened = _walk(client, language, played_floor)
+    assert opened > 30
+    assert found == {}, "\n".join(f"{url}: {sorted(texts)}" for url, texts in sorted(found.items()))
+    assert typography == {}, "\n".join(
+        f"{url}: {sorted(texts)}" for url, texts in sorted(typography.items())
+    )
