@@ -1,0 +1,10 @@
+"""The exact par sheet of the base game (Ante, Blind, Play) for any rule set: numpy, no Django.
+
+`analyse(rules, deck=None, progress=None) -> ParSheet`; `python -m tables.parsheet` prints one.
+"""
+
+from .analysis import analyse
+from .deck import Deck
+from .sheet import Outcome, ParSheet, PreflopHand
+
+__all__ = ["Deck", "Outcome", "ParSheet", "PreflopHand", "analyse"]
