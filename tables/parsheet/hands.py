@@ -220,24 +220,28 @@ class Counter:
 
 def _positions(v: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
     """For each row of `v` (int32, below 2**(31 - bits)): how many of the row's entries are
-    below each entry, and how many are at most it."""
+    below each entry, and how many are at most it.
+
+    Each row is sorted with the entries' places in its low bits; runs of equal values
+    ("groups", a row's first entry always starting one) then give both counts at once: the
+    group's first place and the next group's."""
     rows, width = v.shape
     assert width <= 1 << bits
-    keys = np.sort((v << bits) | np.arange(width, dtype=np.int32), axis=1)
-    # Rows as columns: numpy accumulates fast along the first axis, slowly along the last.
-    keys = np.ascontiguousarray(keys.T)
-    where = keys & ((1 << bits) - 1)
+    keys = np.sort((v << bits) | np.arange(width, dtype=np.int32), axis=1).reshape(-1)
     s = keys >> bits
-    idx = np.arange(width, dtype=np.int32)[:, None]
-    starts = np.ones((width, rows), dtype=bool)
+    starts = np.empty(rows * width, dtype=bool)
+    starts[0] = True
     np.not_equal(s[1:], s[:-1], out=starts[1:])
-    first = np.maximum.accumulate(np.where(starts, idx, 0), axis=0)
-    ends = np.ones((width, rows), dtype=bool)
-    ends[:-1] = starts[1:]
-    last = np.minimum.accumulate(np.where(ends, idx + 1, width)[::-1], axis=0)[::-1]
-    flat = where + np.arange(rows, dtype=np.int32) * width
+    starts[::width] = True
+    group = np.cumsum(starts, dtype=np.int32) - 1
+    first = np.flatnonzero(starts).astype(np.int32)
+    following = np.empty_like(first)
+    following[:-1] = first[1:]
+    following[-1] = rows * width
+    row_start = np.repeat(np.arange(rows, dtype=np.int32) * width, width)
+    place = (keys & ((1 << bits) - 1)) + row_start
     below = np.empty(rows * width, dtype=np.int32)
     upto = np.empty(rows * width, dtype=np.int32)
-    below[flat] = first
-    upto[flat] = last
+    below[place] = first[group] - row_start
+    upto[place] = following[group] - row_start
     return below.reshape(rows, width), upto.reshape(rows, width)
