@@ -19,9 +19,11 @@ from tables.models.floor import (
     assignment_conflict,
     limit_ratios,
 )
+from tables.models.parsheets import BaseGameSheet
 from tables.models.rounds import Correction, IdempotentWrite, Round, RoundEvent, SettlementLine
 
 __all__ = [
+    "BaseGameSheet",
     "SettlementLine",
     "RoundEvent",
     "Round",

@@ -5,6 +5,14 @@
 
 from .analysis import analyse
 from .deck import Deck
-from .sheet import Outcome, ParSheet, PreflopHand
+from .sheet import Outcome, ParSheet, PreflopHand, base_game_key, base_game_rules
 
-__all__ = ["Deck", "Outcome", "ParSheet", "PreflopHand", "analyse"]
+__all__ = [
+    "Deck",
+    "Outcome",
+    "ParSheet",
+    "PreflopHand",
+    "analyse",
+    "base_game_key",
+    "base_game_rules",
+]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -11,6 +12,21 @@ from tables.rules.cards import RANKS
 from tables.rules.ruleset import RuleSet
 
 from .deck import Deck
+
+#: The rules that change the base game; the others (Trips, progressive, Envy, the payout unit
+#: and cap: see docs/reference/parsheet.md) leave its par sheet as it is.
+BASE_GAME_RULES = ("preflop_multiples", "blind_paytable", "ante_when_dealer_not_qualified")
+
+
+def base_game_rules(rules: RuleSet) -> dict[str, Any]:
+    """The base-game rules of a rule set, in the engine's canonical JSON form."""
+    canonical = rules.to_json()
+    return {key: canonical[key] for key in BASE_GAME_RULES}
+
+
+def base_game_key(rules: RuleSet) -> str:
+    """One text per base game: rule sets with the same key have the same par sheet."""
+    return json.dumps(base_game_rules(rules), sort_keys=True, separators=(",", ":"))
 
 
 @dataclass(frozen=True)

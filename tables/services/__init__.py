@@ -30,6 +30,7 @@ from tables.services.floor import (
     table_create,
     table_open,
 )
+from tables.services.parsheets import parsheet_compute, parsheet_request
 
 __all__ = [
     "ASSIGNING_ROLES",
@@ -40,6 +41,8 @@ __all__ = [
     "assignment_create",
     "assignment_end",
     "dealer_rotate",
+    "parsheet_compute",
+    "parsheet_request",
     "paytable_create",
     "paytable_revise",
     "ruleset_create",
