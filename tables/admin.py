@@ -27,6 +27,7 @@ from tables import forms_math, parsheet_pages, services
 from tables.errors import TablesError
 from tables.forms import PaytableEditorForm
 from tables.models import ENGINE_FIELDS, DealerAssignment, Paytable, RuleSet, Table
+from tables.rules.errors import RulesError
 from tables.rules.ruleset import parse_rules
 from tables.selectors import base_game_sheet, current_dealer, with_current_assignment
 
@@ -375,7 +376,11 @@ class RuleSetAdmin(AmountsShownMixin, VersionedAdmin):
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None:
             context["ruleset_math"] = forms_math.ruleset_panel(obj)
-            context["parsheet"] = parsheet_pages.panel(base_game_sheet(obj.engine_rules()))
+            try:
+                sheet = base_game_sheet(obj.engine_rules())
+            except (RulesError, ValueError):  # a form with wrong rules, shown again
+                sheet = None
+            context["parsheet"] = parsheet_pages.panel(sheet)
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_urls(self):
