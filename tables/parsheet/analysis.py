@@ -48,7 +48,6 @@ Progress = Callable[[str, int, int], None]
 #: Boards per numpy batch: big enough that Python's per-call cost vanishes, small enough to stay
 #: well under the memory target.
 BATCH = 384
-_SAFE = 1 << 53  # float64 adds integers exactly below this (bincount weights are float64)
 _SUBSETS = np.array(list(combinations(range(5), 3)), dtype=np.int64)
 
 
@@ -64,6 +63,8 @@ class Payoffs:
         self.D = lcm(*(f.denominator for f in odds))
         self.blind_units = np.array([int(f * self.D) for f in odds], dtype=np.int64)
         self.multiples = tuple(rules.preflop_multiples)
+        # The most one deal can move, in units of 1/D: every sum is bounded by it.
+        self.largest = self.D * (2 + max(odds) + max(*self.multiples, 2))
         self.ante_lost_unqualified = (
             rules.ante_when_dealer_not_qualified is AnteWhenNotQualified.PUSH_UNLESS_DEALER_WINS
         )
@@ -95,6 +96,10 @@ def analyse(rules: RuleSet, deck: Deck | None = None, progress: Progress | None 
     hperm = deck.holding_perms
     N, D = deck.dealer_holdings, pay.D
     fold = -2 * D * N
+    # The largest sum kept in numpy's int64 (a holding's pre-flop value, in units of 1/(P*P*D))
+    # stays below 2**63 for any odds up to tens of thousands to one.
+    if 10 * P * P * (deck.ordered_deals // H) * pay.largest >= 1 << 63:
+        raise ValueError("the Blind's odds are too large for an exact analysis in int64")
     say("tables", 1, 1)
 
     def batches(phase: str):
@@ -188,6 +193,8 @@ def analyse(rules: RuleSet, deck: Deck | None = None, progress: Progress | None 
         river_bets += int((w_river * river_bet).sum())
         hist[-1] += int((w_river * ~river_bet).sum()) * N
         index = (cell + c.category).ravel()
+        # bincount adds float64 weights: exact, since a bin's sum over a batch (at most
+        # BATCH x 24 x 10 x 990) is far below 2**53.
         for path, weight in enumerate((w_first, w_river * river_bet)):
             for q, won in enumerate((c.win_q, c.win_nq)):
                 amount = (weight * won).ravel()

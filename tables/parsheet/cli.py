@@ -234,6 +234,10 @@ def main(
     bar = ProgressBar(err) if err.isatty() else None
     try:
         sheet = analyse(rules, deck, progress=bar)
+    except ValueError as error:  # odds beyond what the exact integers hold
+        json.dump({"error": {"code": "too_large", "message": str(error)}}, out)
+        out.write("\n")
+        return EXIT_INPUT
     finally:
         if bar is not None:
             bar.close()

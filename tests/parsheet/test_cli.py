@@ -64,6 +64,13 @@ def test_wrong_rules_are_refused_with_exit_2_and_one_json_error():
     assert json.loads(out)["error"]["code"] == "malformed_json"
 
 
+def test_odds_too_large_for_exact_integers_are_refused():
+    rules = {"blind_paytable": {"royal_flush": "900000000:1"}}
+    code, out, _ = run(["-"], json.dumps(rules))
+    assert code == 2
+    assert json.loads(out)["error"]["code"] == "too_large"
+
+
 def test_a_deck_too_small_is_refused():
     code, out, _ = run(["--ranks", "AK", "--suits", "2"])
     assert code == 2
