@@ -58,3 +58,16 @@ def test_four_times_only_is_the_same_game(standard):
     assert four.house_edge == standard.house_edge
     assert four.element_of_risk == standard.element_of_risk
     assert [o.count for o in four.outcomes] == [o.count for o in standard.outcomes]
+
+
+def test_the_cost_of_pre_flop_mistakes(standard):
+    """A pair of aces checked, a 4x on 7-2 offsuit: what each gives up, per Ante."""
+    from tables.parsheet.decisions import cost, preflop_values
+
+    aces = preflop_values(standard, ["As", "Ah"])
+    assert max(aces, key=aces.get) == "4x"
+    assert cost(aces, "check") == aces["4x"] - aces["check"] > 0
+    seven_deuce = preflop_values(standard, ["7c", "2d"])
+    assert max(seven_deuce, key=seven_deuce.get) == "check"
+    assert cost(seven_deuce, "4x") == seven_deuce["check"] - seven_deuce["4x"] > 0
+    assert cost(seven_deuce, "4x") > cost(seven_deuce, "3x") > 0

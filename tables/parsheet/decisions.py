@@ -1,0 +1,73 @@
+"""What each decision played is worth: the expected value of every option at a decision point,
+in Antes, with the dealer's cards unknown to the player, and the cost of the one chosen.
+
+- Pre-flop, from the par sheet (`ParSheet.preflop`): the value of checking (then playing on
+  optimally) and of each allowed multiple, per starting hand.
+- River, on the spot: the seven cards known, the dealer's 990 possible holdings ranked by the
+  rules engine (`river_values`).
+The flop (a Play 2x against checking on) needs the analysis's flop values per situation,
+which the par sheet does not keep yet: not here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from itertools import combinations
+
+from tables.rules.cards import DECK, Card, parse_cards
+from tables.rules.evaluator import category_of, strength7
+from tables.rules.paytables import Odds
+from tables.rules.ruleset import AnteWhenNotQualified, RuleSet
+
+from .sheet import ParSheet
+
+#: The qualifying category (a pair) in the engine's category order.
+_PAIR = 1
+
+
+def starting_hand(hole: Sequence[str | Card]) -> str:
+    """`AKs`, `T9o`, `77`: the par sheet's name of two hole cards."""
+    a, b = parse_cards(hole)
+    high, low = (a, b) if a.rank >= b.rank else (b, a)
+    if high.rank == low.rank:
+        return high.rank_char * 2
+    return high.rank_char + low.rank_char + ("s" if high.suit == low.suit else "o")
+
+
+def preflop_values(sheet: ParSheet, hole: Sequence[str | Card]) -> dict[str, Fraction]:
+    """The value, per Ante, of checking (`"check"`) and of each pre-flop Play (`"4x"`...)."""
+    name = starting_hand(hole)
+    hand = next(h for h in sheet.preflop if h.name == name)
+    return {"check": hand.check, **{f"{m}x": v for m, v in hand.bets.items()}}
+
+
+def river_values(
+    rules: RuleSet, hole: Sequence[str | Card], board: Sequence[str | Card]
+) -> dict[str, Fraction]:
+    """The value, per Ante, of a Play 1x (`"1x"`) and of folding (`"fold"`) on the river,
+    averaged over the dealer's possible holdings."""
+    known = parse_cards([*hole, *board])
+    player = strength7(known)
+    blind = rules.blind_paytable.get(category_of(player).value)
+    blind_win = Fraction(blind.n, blind.m) if isinstance(blind, Odds) else Fraction(0)
+    strict = rules.ante_when_dealer_not_qualified is AnteWhenNotQualified.PUSH_UNLESS_DEALER_WINS
+    rest = [c for c in DECK if c not in known]
+    board_cards = list(known[2:])
+    total = Fraction(0)
+    count = 0
+    for dealer_cards in combinations(rest, 2):
+        dealer = strength7([*dealer_cards, *board_cards])
+        qualifies = category_of(dealer).order >= _PAIR
+        count += 1
+        if player > dealer:
+            total += (1 if qualifies else 0) + blind_win + 1
+        elif player < dealer:
+            total += -3 if qualifies or strict else -2
+    return {"1x": total / count, "fold": Fraction(-2)}
+
+
+def cost(values: dict[str, Fraction], chosen: str) -> Fraction:
+    """What the choice cost the player in expectation, per Ante: the best option's value less
+    the chosen one's (0 for the best play)."""
+    return max(values.values()) - values[chosen]

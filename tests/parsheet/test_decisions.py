@@ -1,0 +1,71 @@
+"""The value of each option at a decision point, checked against the rules engine's own
+settlement (river) and the par sheet (pre-flop), on hands made by hand."""
+
+from fractions import Fraction
+from itertools import combinations
+
+import pytest
+
+from tables.parsheet import Deck, analyse
+from tables.parsheet.decisions import cost, preflop_values, river_values, starting_hand
+from tables.rules import DECK, format_card, parse_cards, parse_rules, settle_json
+
+
+def settled_mean(rules_json, hole, board):
+    """The mean net of a river Play 1x over every dealer holding, by the engine's settle."""
+    known = set(parse_cards([*hole, *board]))
+    nets = []
+    for dealer in combinations([c for c in DECK if c not in known], 2):
+        out = settle_json(
+            {
+                "rules": rules_json,
+                "board": board,
+                "dealer": [format_card(c) for c in dealer],
+                "seats": [
+                    {
+                        "seat": 1,
+                        "ante": 200,
+                        "blind": 200,
+                        "hole": hole,
+                        "play": {"street": "river", "multiple": 1},
+                    }
+                ],
+            }
+        )
+        nets.append(out["seats"][0]["net"])
+    return Fraction(sum(nets), 200 * len(nets))
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [{}, {"blind_paytable": "B", "ante_when_dealer_not_qualified": "push_unless_dealer_wins"}],
+)
+def test_a_made_flush_folded_on_the_river_costs_what_the_engine_says_it_would_win(rules):
+    hole, board = ["As", "2s"], ["Ks", "9s", "5s", "3d", "8c"]
+    values = river_values(parse_rules(rules), hole, board)
+    assert values["1x"] == settled_mean(rules, hole, board)
+    assert values["fold"] == -2
+    assert cost(values, "fold") == values["1x"] + 2 > 2  # the nut flush: it never loses
+    assert cost(values, "1x") == 0
+
+
+def test_a_hopeless_river_call_costs_against_a_fold():
+    hole, board = ["7c", "2d"], ["As", "Kh", "Qd", "Jc", "9s"]  # playing the board, nothing
+    values = river_values(parse_rules({}), hole, board)
+    assert values["1x"] == settled_mean({}, hole, board)
+    assert cost(values, "1x") == -2 - values["1x"] > 0
+
+
+def test_starting_hand_names():
+    assert starting_hand(["Ah", "As"]) == "AA"
+    assert starting_hand(["2c", "7d"]) == "72o"
+    assert starting_hand(["Ks", "Qs"]) == "KQs"
+
+
+def test_preflop_values_and_costs_come_from_the_par_sheet():
+    sheet = analyse(parse_rules({}), Deck(tuple(range(4, 13)), 2))
+    values = preflop_values(sheet, ["Ah", "As"])
+    aces = next(h for h in sheet.preflop if h.name == "AA")
+    assert values == {"check": aces.check, "3x": aces.bets[3], "4x": aces.bets[4]}
+    assert aces.play == 4
+    assert cost(values, "check") == aces.bets[4] - aces.check > 0
