@@ -8,9 +8,10 @@ Pass 1, for each board up to suit symmetry (weighted by its class size):
 - every holding's counts of dealer holdings it beats, ties and loses to (`hands.Counter`) give
   S (what Ante and Blind return, summed over the dealer's holdings), P (what a Play of one
   Ante returns) and the river's best choice, max(S + P, fold);
-- the ten ways of splitting the board into a flop and a turn and river add those three sums
-  into the flop's accumulator (flops up to suit symmetry: the holding is carried along by the
-  permutation that makes the flop canonical);
+- the ten ways of splitting the board into a flop and a turn and river add S + 2P (a Play
+  2x) and the river's best into that flop's accumulator (per real flop and holding; the real
+  flops are gathered into their classes up to suit symmetry afterwards, the holding carried
+  along by the permutation that makes the flop canonical);
 - per holding, S and P summed over all boards (what a pre-flop Play returns).
 Then the flop's choice (Play 2x against checking to the river) per flop and holding, and the
 pre-flop choice per holding (each allowed multiple against checking).
