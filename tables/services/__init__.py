@@ -30,7 +30,11 @@ from tables.services.floor import (
     table_create,
     table_open,
 )
-from tables.services.parsheets import parsheet_compute, parsheet_request
+from tables.services.parsheets import (
+    parsheet_compute,
+    parsheet_queue_missing,
+    parsheet_request,
+)
 
 __all__ = [
     "ASSIGNING_ROLES",
@@ -42,6 +46,7 @@ __all__ = [
     "assignment_end",
     "dealer_rotate",
     "parsheet_compute",
+    "parsheet_queue_missing",
     "parsheet_request",
     "paytable_create",
     "paytable_revise",

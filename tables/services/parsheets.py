@@ -1,7 +1,8 @@
 """Par sheets: a manager asks for a rule set's, a Celery task computes it (minutes), once.
 
 `parsheet_request` finds or queues the sheet of the rule set's base game (audited) and hands
-the computation to a worker after commit; `parsheet_compute`, the task's body, runs the
+the computation to a worker after commit; `parsheet_queue_missing` queues every version's
+that nobody asked for (the periodic task); `parsheet_compute`, the task's body, runs the
 analysis outside any transaction (it takes minutes), writes its progress as it goes, and
 stores the exact figures and the whole sheet, or the failure.
 """
@@ -18,6 +19,7 @@ from casino.audit import audit
 from casino.roles import Role
 from tables.models import BaseGameSheet, RuleSet
 from tables.parsheet import Deck, analyse, base_game_key
+from tables.rules.errors import RulesError
 from tables.rules.ruleset import parse_rules
 from tables.services._base import get_locked, require_role
 
@@ -55,6 +57,36 @@ def parsheet_request(*, ruleset_id: int, manager) -> BaseGameSheet:
         sheet_id = sheet.pk
         transaction.on_commit(lambda: compute_parsheet.delay(sheet_id))
     return sheet
+
+
+def parsheet_queue_missing() -> list[BaseGameSheet]:
+    """Queue the par sheet of every rule set version's base game that has none yet (the
+    periodic task's first step, so that every version gets one without anybody asking):
+    the sheets queued, each audited."""
+    keys: dict[str, RuleSet] = {}
+    for ruleset in RuleSet.objects.select_related("blind_paytable", "trips_paytable"):
+        try:
+            key = base_game_key(parse_rules(ruleset.engine_rules()))
+        except RulesError:  # a version the engine no longer accepts: nothing to compute
+            continue
+        keys.setdefault(key, ruleset)
+    queued = []
+    with transaction.atomic():
+        known = set(
+            BaseGameSheet.objects.filter(rules_key__in=keys).values_list("rules_key", flat=True)
+        )
+        for key, ruleset in keys.items():
+            if key in known:
+                continue
+            sheet = BaseGameSheet.objects.create(rules_key=key)
+            audit(
+                actor=None,
+                code="tables.parsheet.requested",
+                subject=ruleset,
+                data={"rules": key, "sheet": sheet.pk, "again": False},
+            )
+            queued.append(sheet)
+    return queued
 
 
 def parsheet_compute(*, sheet_id: int, deck: Deck | None = None) -> BaseGameSheet:

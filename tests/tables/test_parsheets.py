@@ -102,3 +102,30 @@ def test_a_failed_computation_says_so_and_can_be_asked_again(
         again = services.parsheet_request(ruleset_id=standard_rules.pk, manager=manager)
     assert again.pk == sheet.pk and again.status == BaseGameSheet.Status.QUEUED
     assert queued == [(sheet.pk,)]
+
+
+def test_every_version_without_a_sheet_gets_one_queued_once(manager, standard_rules, blind_a):
+    """The periodic task's first step: each base game that has no sheet, once (audited)."""
+    blind_b = make_paytable(manager, kind=Paytable.Kind.BLIND, name="Blind B", preset="B")
+    make_ruleset(manager, name="Blind B house", blind=blind_b)
+    trips_a = make_paytable(manager, kind=Paytable.Kind.TRIPS, name="Trips A", preset="A")
+    make_ruleset(manager, name="Same base game", blind=blind_a, trips=trips_a)
+    queued = services.parsheet_queue_missing()
+    assert len(queued) == 2  # standard and Blind B: "Same base game" shares the standard's
+    assert {s.status for s in queued} == {BaseGameSheet.Status.QUEUED}
+    assert services.parsheet_queue_missing() == []
+    assert AuditEntry.objects.filter(code="tables.parsheet.requested", actor=None).count() == 2
+
+
+def test_the_periodic_task_computes_what_is_missing(manager, standard_rules, monkeypatch):
+    from tables.services import parsheets
+    from tables.tasks import compute_missing_parsheets
+
+    real = parsheets.parsheet_compute
+    monkeypatch.setattr(
+        parsheets, "parsheet_compute", lambda *, sheet_id: real(sheet_id=sheet_id, deck=SMALL)
+    )
+    compute_missing_parsheets()
+    sheet = BaseGameSheet.objects.get()
+    assert sheet.status == BaseGameSheet.Status.DONE
+    assert sheet.edge == analyse(parse_rules({}), SMALL).house_edge
