@@ -129,3 +129,12 @@ def test_the_periodic_task_computes_what_is_missing(manager, standard_rules, mon
     sheet = BaseGameSheet.objects.get()
     assert sheet.status == BaseGameSheet.Status.DONE
     assert sheet.edge == analyse(parse_rules({}), SMALL).house_edge
+
+
+def test_the_missing_sheets_are_computed_daily_by_beat(settings):
+    from casino.celery import app
+
+    tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert "tables.tasks.compute_missing_parsheets" in tasks
+    app.loader.import_default_modules()
+    assert "tables.tasks.compute_missing_parsheets" in app.tasks
