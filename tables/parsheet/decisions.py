@@ -6,12 +6,14 @@ in Antes, with the dealer's cards unknown to the player, and the cost of the one
 - River, on the spot: the seven cards known, the dealer's 990 possible holdings ranked by the
   rules engine (`river_values`).
 The flop (a Play 2x against checking on) needs the analysis's flop values per situation,
-which the par sheet does not keep yet: not here.
+which the par sheet does not keep yet: its decision is listed, without values.
+`seat_decisions` lists a settled seat's decisions with their costs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
@@ -71,3 +73,43 @@ def cost(values: dict[str, Fraction], chosen: str) -> Fraction:
     """What the choice cost the player in expectation, per Ante: the best option's value less
     the chosen one's (0 for the best play)."""
     return max(values.values()) - values[chosen]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision a seat made: the street, the option chosen, every option's value per Ante
+    (None where the par sheet does not keep them: the flop, for now) and what the choice
+    cost against the best one."""
+
+    street: str  # "preflop", "flop", "river"
+    chosen: str  # "check", "4x", "2x", "1x", "fold"...
+    values: dict[str, Fraction] | None
+    cost: Fraction | None
+
+    def cost_cents(self, ante_cents: int) -> Fraction | None:
+        return None if self.cost is None else self.cost * ante_cents
+
+
+def seat_decisions(
+    sheet: ParSheet,
+    hole: Sequence[str | Card],
+    board: Sequence[str | Card],
+    *,
+    play_street: str | None,
+    multiple: int = 0,
+) -> list[Decision]:
+    """Every decision of a seat in a settled round, in order: `play_street` is where it made
+    its Play (`"preflop"`, `"flop"`, `"river"`; None: it folded), `multiple` the Play's."""
+    decisions = []
+    values = preflop_values(sheet, hole)
+    chosen = f"{multiple}x" if play_street == "preflop" else "check"
+    decisions.append(Decision("preflop", chosen, values, cost(values, chosen)))
+    if play_street == "preflop":
+        return decisions
+    decisions.append(Decision("flop", "2x" if play_street == "flop" else "check", None, None))
+    if play_street == "flop":
+        return decisions
+    values = river_values(sheet.rules, hole, board)
+    chosen = "1x" if play_street == "river" else "fold"
+    decisions.append(Decision("river", chosen, values, cost(values, chosen)))
+    return decisions

@@ -7,7 +7,13 @@ from itertools import combinations
 import pytest
 
 from tables.parsheet import Deck, analyse
-from tables.parsheet.decisions import cost, preflop_values, river_values, starting_hand
+from tables.parsheet.decisions import (
+    cost,
+    preflop_values,
+    river_values,
+    seat_decisions,
+    starting_hand,
+)
 from tables.rules import DECK, format_card, parse_cards, parse_rules, settle_json
 
 
@@ -69,3 +75,26 @@ def test_preflop_values_and_costs_come_from_the_par_sheet():
     assert values == {"check": aces.check, "3x": aces.bets[3], "4x": aces.bets[4]}
     assert aces.play == 4
     assert cost(values, "check") == aces.bets[4] - aces.check > 0
+
+
+def test_a_seats_decisions_in_a_round():
+    sheet = analyse(parse_rules({}), Deck(tuple(range(4, 13)), 2))
+    hole, board = ["Ah", "As"], ["Ks", "9s", "6s", "Jh", "8c"]
+    # Aces checked twice, then a river Play: the pre-flop check is the only mistake.
+    found = seat_decisions(sheet, hole, board, play_street="river", multiple=1)
+    assert [(d.street, d.chosen) for d in found] == [
+        ("preflop", "check"),
+        ("flop", "check"),
+        ("river", "1x"),
+    ]
+    aces = next(h for h in sheet.preflop if h.name == "AA")
+    assert found[0].cost == aces.bets[4] - aces.check > 0
+    assert found[0].cost_cents(1_000) == found[0].cost * 1_000
+    assert found[1].values is None and found[1].cost is None  # the flop: not kept yet
+    assert found[2].values == river_values(sheet.rules, hole, board)
+    # A pre-flop 4x ends the decisions there.
+    assert [
+        d.street for d in seat_decisions(sheet, hole, board, play_street="preflop", multiple=4)
+    ] == ["preflop"]
+    # A fold is the river's decision.
+    assert seat_decisions(sheet, hole, board, play_street=None)[-1].chosen == "fold"
