@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 from fractions import Fraction
 from itertools import combinations
-from math import lcm
+from math import comb, lcm
 
 import numpy as np
 
@@ -42,7 +42,7 @@ from tables.rules.ruleset import AnteWhenNotQualified, RuleSet
 
 from .deck import Deck
 from .hands import Counter, Counts, Ranking
-from .sheet import Outcome, ParSheet, PreflopHand
+from .sheet import FlopValues, Outcome, ParSheet, PreflopHand
 
 Progress = Callable[[str, int, int], None]
 
@@ -148,7 +148,6 @@ def analyse(rules: RuleSet, deck: Deck | None = None, progress: Progress | None 
     flop_check = sym[:, :, 1]
     flop_bets = flop_bet > flop_check  # an equal value checks: the smaller stake
     flop_best = np.maximum(flop_bet, flop_check)
-    del sym
     # Each real flop's choice, per holding, for pass 2.
     real_flop_bets = flop_bets[flop_class[:, None], hperm[flop_perm]]
 
@@ -279,6 +278,7 @@ def analyse(rules: RuleSet, deck: Deck | None = None, progress: Progress | None 
         river_situations=river_seen,
         river_bets=river_bets,
         seconds=time.perf_counter() - started,
+        flop_values=FlopValues(sym, P * D * (deck.ordered_deals // H // comb(deck.size - 2, 3))),
     )
 
 

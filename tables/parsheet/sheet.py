@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from tables.rules.cards import RANKS
 from tables.rules.ruleset import RuleSet
 
@@ -84,6 +86,27 @@ class PreflopHand:
 
 
 @dataclass(frozen=True)
+class FlopValues:
+    """The flop's two options per (canonical flop, holding): `sums[f, h]` = (Play 2x, check
+    then the river's best), summed over the turns, rivers and dealer holdings, times
+    `scale`/(those deals) (see `analysis`): a value per Ante is `sums / scale`."""
+
+    sums: np.ndarray  # (canonical flops, holdings, 2) int64
+    scale: int
+
+    def of(
+        self, deck: Deck, hole: tuple[int, int], flop: tuple[int, int, int]
+    ) -> tuple[Fraction, Fraction]:
+        """(Play 2x, check) per Ante for deck-local cards."""
+        _canon, _sizes, classes, perms = deck.flop_classes
+        f = int(deck.flop_index[flop])
+        h = int(deck.holding_index[hole])
+        moved = int(deck.holding_perms[perms[f], h])
+        bet, check = self.sums[classes[f], moved]
+        return Fraction(int(bet), self.scale), Fraction(int(check), self.scale)
+
+
+@dataclass(frozen=True)
 class ParSheet:
     rules: RuleSet
     deck: Deck
@@ -97,6 +120,7 @@ class ParSheet:
     river_situations: int  # (holding, flop, turn-river) reached after two checks
     river_bets: int  # of those, where the Play 1x is best (the others fold)
     seconds: float
+    flop_values: FlopValues | None = field(default=None, repr=False, compare=False)
 
     @property
     def expected_return(self) -> Fraction:

@@ -41,6 +41,7 @@ class BruteSheet:
     flop_bets: int
     river_situations: int
     river_bets: int
+    flop_values: dict  # (hole x, hole y, flop cards) -> (Play 2x, check) per Ante
 
 
 @lru_cache(maxsize=4)
@@ -158,6 +159,8 @@ def brute_force(rules: RuleSet, ranks: tuple[int, ...], suits: int) -> BruteShee
     preflop: dict[str, tuple[int, Fraction, dict[int, Fraction]]] = {}
     total_value = Fraction(0)
     flop_situations = flop_bets = river_situations = river_bets = 0
+    flop_values: dict[tuple[int, ...], tuple[Fraction, Fraction]] = {}
+    flop_positions = list(combinations(range(n - 2), 3))  # the order of `splits`
     for h, (x, y) in enumerate(holdings):
         rest = [c for c in range(n) if c not in (x, y)]
         card_bits = np.array([1 << c for c in rest], dtype=object)
@@ -170,6 +173,13 @@ def brute_force(rules: RuleSet, ranks: tuple[int, ...], suits: int) -> BruteShee
         # The flop: Play 2x, or check and take the river's choice.
         bet2 = values[2][h, where].sum(axis=1)
         flop_bet = bet2 > checked
+        per_flop = where.shape[1] * dealer_n * D
+        for i, positions in enumerate(flop_positions):
+            flop = tuple(rest[p] for p in positions)
+            flop_values[(x, y, flop)] = (
+                Fraction(int(bet2[i]), per_flop),
+                Fraction(int(checked[i]), per_flop),
+            )
         check_value = int(np.maximum(bet2, checked).sum())
         # Pre-flop: a Play of each allowed multiple, or check.
         bets = {m: int(values[m][h, where].sum()) for m in multiples}
@@ -211,6 +221,7 @@ def brute_force(rules: RuleSet, ranks: tuple[int, ...], suits: int) -> BruteShee
         flop_bets=flop_bets,
         river_situations=river_situations,
         river_bets=river_bets,
+        flop_values=flop_values,
     )
 
 

@@ -70,6 +70,10 @@ def test_the_analysis_equals_the_brute_force(deck, rules):
     assert (sheet.deals, sheet.ties) == (brute.deals, brute.ties)
     assert (sheet.flop_situations, sheet.flop_bets) == (brute.flop_situations, brute.flop_bets)
     assert (sheet.river_situations, sheet.river_bets) == (brute.river_situations, brute.river_bets)
+    # The flop's two options in every situation, kept for the cost of a flop decision.
+    d = Deck(ranks, suits)
+    for (x, y, flop), values in brute.flop_values.items():
+        assert sheet.flop_values.of(d, (x, y), flop) == values, (x, y, flop)
 
 
 def test_the_figures_follow_from_the_outcomes():
