@@ -5,8 +5,8 @@ in Antes, with the dealer's cards unknown to the player, and the cost of the one
   optimally) and of each allowed multiple, per starting hand.
 - River, on the spot: the seven cards known, the dealer's 990 possible holdings ranked by the
   rules engine (`river_values`).
-The flop (a Play 2x against checking on) needs the analysis's flop values per situation,
-which the par sheet does not keep yet: its decision is listed, without values.
+- Flop, from the analysis's flop values per situation (`ParSheet.flop_values`: a Play 2x
+  against checking on), when the sheet carries them (one fresh from `analyse` does).
 `seat_decisions` lists a settled seat's decisions with their costs.
 """
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
-from tables.rules.cards import DECK, Card, parse_cards
+from tables.rules.cards import DECK, SUITS, Card, parse_cards
 from tables.rules.evaluator import category_of, strength7
 from tables.rules.paytables import Odds
 from tables.rules.ruleset import AnteWhenNotQualified, RuleSet
@@ -42,6 +42,22 @@ def preflop_values(sheet: ParSheet, hole: Sequence[str | Card]) -> dict[str, Fra
     name = starting_hand(hole)
     hand = next(h for h in sheet.preflop if h.name == name)
     return {"check": hand.check, **{f"{m}x": v for m, v in hand.bets.items()}}
+
+
+def flop_values(
+    sheet: ParSheet, hole: Sequence[str | Card], flop: Sequence[str | Card]
+) -> dict[str, Fraction] | None:
+    """The value, per Ante, of a Play 2x (`"2x"`) and of checking on (`"check"`, then the
+    river's best) at the flop; None when the sheet was loaded without its flop values."""
+    if sheet.flop_values is None:
+        return None
+    deck = sheet.deck
+    local = [
+        deck.ranks.index(c.rank - 2) * deck.suits + SUITS.index(c.suit)
+        for c in parse_cards([*hole, *flop])
+    ]
+    bet, check = sheet.flop_values.of(deck, (local[0], local[1]), (local[2], local[3], local[4]))
+    return {"2x": bet, "check": check}
 
 
 def river_values(
@@ -106,7 +122,11 @@ def seat_decisions(
     decisions.append(Decision("preflop", chosen, values, cost(values, chosen)))
     if play_street == "preflop":
         return decisions
-    decisions.append(Decision("flop", "2x" if play_street == "flop" else "check", None, None))
+    values = flop_values(sheet, hole, board[:3])
+    chosen = "2x" if play_street == "flop" else "check"
+    decisions.append(
+        Decision("flop", chosen, values, None if values is None else cost(values, chosen))
+    )
     if play_street == "flop":
         return decisions
     values = river_values(sheet.rules, hole, board)

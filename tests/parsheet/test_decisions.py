@@ -9,6 +9,7 @@ import pytest
 from tables.parsheet import Deck, analyse
 from tables.parsheet.decisions import (
     cost,
+    flop_values,
     preflop_values,
     river_values,
     seat_decisions,
@@ -90,7 +91,8 @@ def test_a_seats_decisions_in_a_round():
     aces = next(h for h in sheet.preflop if h.name == "AA")
     assert found[0].cost == aces.bets[4] - aces.check > 0
     assert found[0].cost_cents(1_000) == found[0].cost * 1_000
-    assert found[1].values is None and found[1].cost is None  # the flop: not kept yet
+    flop = flop_values(sheet, hole, board[:3])
+    assert found[1].values == flop and found[1].cost == max(flop.values()) - flop["check"]
     assert found[2].values == river_values(sheet.rules, hole, board)
     # A pre-flop 4x ends the decisions there.
     assert [
