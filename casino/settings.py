@@ -283,6 +283,12 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "jackpot.tasks.display_connections_prune",
         "schedule": 15.0,
     },
+    # Every rule set version's par sheet (tables.parsheet): the missing ones computed, once
+    # per base game, at night's quiet hour; a manager can also ask for one at any time.
+    "tables-parsheets": {
+        "task": "tables.tasks.compute_missing_parsheets",
+        "schedule": crontab(minute=30, hour=5),
+    },
     # The pit's idle-table and dealer-rotation alerts (seconds: a crontab cannot go below 1 min).
     "pit-alerts-check": {"task": "tables.pit.tasks.alerts_check", "schedule": 30.0},
     # Beat sends it, the worker runs it: the pit shows either one silent (casino.heartbeat).

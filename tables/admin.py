@@ -13,7 +13,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpResponseNotAllowed, HttpResponseRedirect
+from django.http import HttpResponseNotAllowed, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from casino.admin_audit import AuditedModelAdmin, ReadOnlyAdminMixin, money_column
 from casino.forms import AmountField
 from casino.money import money, property_currency
-from tables import forms_math, services
+from tables import forms_math, parsheet_pages, services
 from tables.errors import TablesError
 from tables.forms import PaytableEditorForm
 from tables.models import (
@@ -35,7 +35,9 @@ from tables.models import (
     RulesetDeployment,
     Table,
 )
-from tables.selectors import current_dealer, with_current_assignment
+from tables.rules.errors import RulesError
+from tables.rules.ruleset import parse_rules
+from tables.selectors import base_game_sheet, current_dealer, with_current_assignment
 
 _IN_CENTS = re.compile(r"\s*\((cents|centimes)\)\s*$")
 
@@ -413,17 +415,85 @@ class RuleSetAdmin(AmountsShownMixin, VersionedAdmin):
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None:
             context["ruleset_math"] = forms_math.ruleset_panel(obj)
+            try:
+                sheet = base_game_sheet(obj.engine_rules())
+            except (RulesError, ValueError):  # a form with wrong rules, shown again
+                sheet = None
+            context["parsheet"] = parsheet_pages.panel(sheet)
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def get_urls(self):
+        view = self.admin_site.admin_view
         return [
+            path("<path:object_id>/deploy/", view(self.deploy_view), name="tables_ruleset_deploy"),
             path(
-                "<path:object_id>/deploy/",
-                self.admin_site.admin_view(self.deploy_view),
-                name="tables_ruleset_deploy",
+                "<path:object_id>/parsheet/",
+                view(self.parsheet_request_view),
+                name="tables_ruleset_parsheet",
+            ),
+            path(
+                "<path:object_id>/parsheet/status/",
+                view(self.parsheet_status_view),
+                name="tables_ruleset_parsheet_status",
+            ),
+            path(
+                "<path:object_id>/parsheet/print/",
+                view(self.parsheet_print_view),
+                name="tables_ruleset_parsheet_print",
             ),
             *super().get_urls(),
         ]
+
+    def _viewable(self, request, object_id) -> RuleSet:
+        ruleset = get_object_or_404(RuleSet, pk=object_id)
+        if not self.has_view_permission(request, ruleset):
+            raise PermissionDenied
+        return ruleset
+
+    def parsheet_request_view(self, request, object_id):
+        """Ask for the rule set's par sheet (the service checks the role and audits it)."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        ruleset = self._viewable(request, object_id)
+        if not self.has_change_permission(request, ruleset):
+            raise PermissionDenied
+        try:
+            sheet = services.parsheet_request(ruleset_id=ruleset.pk, manager=request.user)
+        except TablesError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+        else:
+            if sheet.status == sheet.Status.DONE:
+                self.message_user(request, _("The par sheet is already computed."), messages.INFO)
+            else:
+                self.message_user(
+                    request,
+                    _("The par sheet is being computed: a few minutes."),
+                    messages.SUCCESS,
+                )
+        return HttpResponseRedirect(reverse("admin:tables_ruleset_change", args=[ruleset.pk]))
+
+    def parsheet_status_view(self, request, object_id):
+        """The computation's state, for the page to follow it without reloading."""
+        ruleset = self._viewable(request, object_id)
+        found = parsheet_pages.panel(base_game_sheet(ruleset.engine_rules()))
+        return JsonResponse({key: found.get(key) for key in ("status", "status_label", "progress")})
+
+    def parsheet_print_view(self, request, object_id):
+        """The printable par sheet a manager files with the regulator."""
+        ruleset = self._viewable(request, object_id)
+        sheet = base_game_sheet(ruleset.engine_rules())
+        done = sheet is not None and sheet.status == sheet.Status.DONE
+        rules = parse_rules(ruleset.engine_rules())
+        context = {
+            **self.admin_site.each_context(request),
+            "ruleset": ruleset,
+            "sheet": parsheet_pages.printable(sheet, set(rules.blind_paytable.categories()))
+            if done
+            else None,
+            "state": parsheet_pages.panel(sheet),
+            "title": _("Par sheet of %(ruleset)s") % {"ruleset": ruleset},
+        }
+        return TemplateResponse(request, "tables/admin/parsheet_print.html", context)
 
     def deploy_view(self, request, object_id):
         """Move the family's closed tables to this version."""

@@ -2,12 +2,13 @@
 
 import datetime as dt
 from dataclasses import dataclass
+from fractions import Fraction
 
 from django.db.models import Prefetch
 from django.utils import timezone
 
 from casino.models import Staff
-from tables.models import DealerAssignment, RuleSet, Table
+from tables.models import BaseGameSheet, DealerAssignment, RuleSet, Table
 
 
 def current_assignment(table: Table, at: dt.datetime | None = None) -> DealerAssignment | None:
@@ -196,3 +197,24 @@ def table_watch_snapshot(table_id: int) -> tuple[dict | None, dict | None]:
         .first()
     )
     return table_detail(table_id), None if latest is None else round_snapshot(latest)
+
+
+def base_game_sheet(engine_rules: dict) -> BaseGameSheet | None:
+    """The par sheet (computed, under way or failed) of a rule set's base game, or None
+    when nobody asked for it yet."""
+    from tables.parsheet import base_game_key
+    from tables.rules.ruleset import parse_rules
+
+    key = base_game_key(parse_rules(engine_rules))
+    return BaseGameSheet.objects.filter(rules_key=key).first()
+
+
+def computed_base_edges(engine_rules) -> dict[str, Fraction]:
+    """The exact base-game edge of each computed par sheet among these rule sets' base games,
+    by `base_game_key`."""
+    from tables.parsheet import base_game_key
+    from tables.rules.ruleset import parse_rules
+
+    keys = {base_game_key(parse_rules(r)) for r in engine_rules}
+    done = BaseGameSheet.objects.filter(rules_key__in=keys, status=BaseGameSheet.Status.DONE)
+    return {key: Fraction(edge) for key, edge in done.values_list("rules_key", "house_edge")}

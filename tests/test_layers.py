@@ -52,3 +52,23 @@ def test_no_app_imports_what_sits_above_it(app, forbidden, allowed):
             if any(name == f or name.startswith(f"{f}.") for f in forbidden):
                 found.append(f"{app}/{inside}: {name}")
     assert found == []
+
+
+def test_the_par_sheet_sits_beside_the_engine():
+    """tables/parsheet: the standard library, numpy and the rules engine, nothing of Django or
+    the rest of the project (tables/rules itself stays standard-library only:
+    tests/rules/test_purity.py). Anything else it imports is named here."""
+    import sys
+
+    base = ROOT / "tables" / "parsheet"
+    assert (base / "analysis.py").exists()
+    found = []
+    for path in base.rglob("*.py"):
+        for name in imports_of(path):
+            top = name.split(".")[0]
+            if top in sys.stdlib_module_names or top == "numpy":
+                continue
+            if name == "tables.rules" or name.startswith(("tables.rules.", "tables.parsheet")):
+                continue
+            found.append(f"{path.relative_to(ROOT)}: {name}")
+    assert found == []

@@ -40,6 +40,9 @@ from tables.accounting.models import (
 from tables.accounting.summary import ORIGINAL, hour_buckets, hour_expression, line_sums
 from tables.accounting.theoretical import Edges, edges, theoretical_fraction
 from tables.models import Round, RuleSet, SettlementLine, Table
+from tables.parsheet import base_game_key
+from tables.rules.ruleset import parse_rules
+from tables.selectors import computed_base_edges
 
 BETS = ("ante", "blind", "play", "trips", "progressive", "envy", "cap")
 BET_LABELS = dict(SettlementLine.Bet.choices)
@@ -246,6 +249,7 @@ class Report:
     base_source: str
     summarized_days: int
     days: list[DayFigures] | None = None
+    base_computed: bool = False  # some rule set's base edge is its computed par sheet's
 
 
 # --- the queries -----------------------------------------------------------------------------
@@ -444,7 +448,14 @@ def _edges(ruleset_ids) -> dict[int, Edges]:
     rulesets = RuleSet.objects.filter(pk__in=ruleset_ids).select_related(
         "blind_paytable", "trips_paytable", "progressive_paytable", "envy_paytable"
     )
-    return {rs.pk: edges(rs.engine_rules(), reset_cents=int(reset)) for rs in rulesets}
+    rules = {rs.pk: rs.engine_rules() for rs in rulesets}
+    computed = computed_base_edges(rules.values())
+    return {
+        pk: edges(
+            r, reset_cents=int(reset), computed_base=computed.get(base_game_key(parse_rules(r)))
+        )
+        for pk, r in rules.items()
+    }
 
 
 def hourly(prop: Property, gaming_date: dt.date, shift: str = "") -> list[HourFigures]:
@@ -638,4 +649,5 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
         days=_daily(period, done, rule_edges, counted_by_day, counts=total.counted_applies)
         if trend and period.kind in ("month", "year")
         else None,
+        base_computed=any(e.base_computed for e in rule_edges.values()),
     )

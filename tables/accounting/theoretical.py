@@ -3,9 +3,10 @@ engine (`tables.rules.paymath`), never worked out here.
 
 The Trips edge and the progressive's return are computed by the engine from the exact 5- and
 7-card category counts; the base game's edge (Ante, Blind and Play together, per unit of
-Ante) is a published figure with its sources, shown as such (a variant with no published figure
-has no base-game theoretical: its theoretical covers the side bets only, and says so,
-rather than guess).
+Ante) is the exact one of the rule set's computed par sheet (`tables.parsheet`, stored as a
+BaseGameSheet) when it has been computed, else a published figure with its sources, shown as
+such (a variant with neither has no base-game theoretical: its theoretical covers the side
+bets only, and says so, rather than guess).
 
 Two simplifications, both stated on the report: the progressive's return is taken at the
 bank's reset amount (the meter at each wager is not kept on the lines; at reset the return is
@@ -26,20 +27,21 @@ from tables.rules.ruleset import parse_rules
 class Edges:
     """House edges of one rule set version, as fractions of each bet's handle."""
 
-    base: Fraction | None  # per unit of Ante handle: published
-    base_source: str
+    base: Fraction | None  # per unit of Ante handle: computed, else published
+    base_source: str  # the published figure's sources ("" when computed)
     trips: Fraction | None  # computed by the engine
     progressive: Fraction | None  # computed by the engine, at the bank's reset amount
     envy: Fraction | None  # the Envy the house pays, per unit of progressive handle
+    base_computed: bool = False  # `base` is the exact edge of the computed par sheet
 
     def of(self, bet: str) -> Fraction | None:
         return {"ante": self.base, "trips": self.trips, "progressive": self.progressive}.get(bet)
 
 
 @lru_cache(maxsize=256)
-def _edges_of(rules_key: str, reset_cents: int) -> Edges:
+def _edges_of(rules_key: str, reset_cents: int, computed_base: Fraction | None) -> Edges:
     rules = parse_rules(json.loads(rules_key))
-    published = paymath.base_game_edge(rules)
+    published = None if computed_base is not None else paymath.base_game_edge(rules)
     trips = paymath.trips_math(rules.trips_paytable).house_edge
     wager = rules.progressive_wager_cents
     progressive = (
@@ -54,18 +56,23 @@ def _edges_of(rules_key: str, reset_cents: int) -> Edges:
     envy = paymath.envy_cost(
         rules.envy, wager_cents=wager, min_wager_cents=rules.envy_min_wager_cents
     ).cost_per_wager
+    base = computed_base if published is None else published.house_edge
     return Edges(
-        base=None if published is None else published.house_edge,
+        base=base,
         base_source="" if published is None else "; ".join(published.sources),
         trips=trips,
         progressive=progressive,
         envy=envy,
+        base_computed=computed_base is not None,
     )
 
 
-def edges(rules_json: dict, *, reset_cents: int = 0) -> Edges:
-    """The edges of a rule set version's engine rules (a version never changes once used)."""
-    return _edges_of(json.dumps(rules_json, sort_keys=True), reset_cents)
+def edges(
+    rules_json: dict, *, reset_cents: int = 0, computed_base: Fraction | None = None
+) -> Edges:
+    """The edges of a rule set version's engine rules (a version never changes once used);
+    `computed_base`: the exact base-game edge of its computed par sheet, when there is one."""
+    return _edges_of(json.dumps(rules_json, sort_keys=True), reset_cents, computed_base)
 
 
 def theoretical_fraction(

@@ -20,6 +20,7 @@ from tables.models.floor import (
     assignment_conflict,
     limit_ratios,
 )
+from tables.models.parsheets import BaseGameSheet
 from tables.models.rounds import (
     Correction,
     CorrectionRequest,
@@ -30,6 +31,7 @@ from tables.models.rounds import (
 )
 
 __all__ = [
+    "BaseGameSheet",
     "SettlementLine",
     "RoundEvent",
     "Round",

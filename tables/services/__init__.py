@@ -33,6 +33,11 @@ from tables.services.floor import (
     table_create,
     table_open,
 )
+from tables.services.parsheets import (
+    parsheet_compute,
+    parsheet_queue_missing,
+    parsheet_request,
+)
 
 __all__ = [
     "ASSIGNING_ROLES",
@@ -43,6 +48,9 @@ __all__ = [
     "assignment_create",
     "assignment_end",
     "dealer_rotate",
+    "parsheet_compute",
+    "parsheet_queue_missing",
+    "parsheet_request",
     "paytable_create",
     "paytable_revise",
     "ruleset_create",

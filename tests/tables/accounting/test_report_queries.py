@@ -13,8 +13,9 @@ from tables.accounting.summary import summarize_closed_days
 # The property, the rolled-up days, then lines, voids and corrections from the roll-up and
 # from the days not rolled up, drop, counts, slips, the labels, the bank and the rule sets;
 # the computed win by table-day (what is not counted yet) and, for a month or a year, the
-# trend per gaming day, each from the roll-up and from the days not rolled up.
-REPORT_QUERIES = 17
+# trend per gaming day, each from the roll-up and from the days not rolled up; the computed
+# par sheets of the rule sets' base games.
+REPORT_QUERIES = 18
 
 
 @pytest.fixture

@@ -74,3 +74,43 @@ def test_a_variant_without_a_published_edge_gets_the_side_bets_theoretical_marke
     envy = paymath.envy_cost(engine.envy, wager_cents=100).cost_per_wager
     assert row.theoretical_partial
     assert row.theoretical == round(2_000 * trips + 200 * progressive_edge - 200 * envy)
+
+
+def test_a_computed_par_sheet_gives_the_base_game_edge_of_any_variant(
+    manager, supervisor, pit, dealer, progressive, monkeypatch
+):
+    """Blind B has no published figure; once its par sheet is computed, the theoretical uses
+    its exact edge (here a reduced deck's sheet, for time: what counts is that the stored
+    figure is the one used) and is no longer partial."""
+    from tables import services
+    from tables.models import Paytable
+    from tables.parsheet import Deck
+    from tables.tasks import compute_parsheet
+    from tests.tables.factories import make_paytable, make_ruleset
+    from tests.tables.rounds.conftest import Felt, dealt_table
+
+    monkeypatch.setattr(compute_parsheet, "delay", lambda *args: None)
+    blind_b = make_paytable(manager, kind=Paytable.Kind.BLIND, name="Blind B", preset="B")
+    rules = make_ruleset(manager, name="Blind B table", blind=blind_b)
+    sheet = services.parsheet_request(ruleset_id=rules.pk, manager=manager)
+    sheet = services.parsheet_compute(sheet_id=sheet.pk, deck=Deck(tuple(range(4, 13)), 2))
+    assert edges(rules.engine_rules(), computed_base=sheet.edge).base == sheet.edge
+    table = dealt_table(manager, supervisor, pit, rules, dealer, name="UTH B", bank=progressive)
+    deal_to(Felt(table, dealer), "settled")
+    found = report(Period.of("day", current_property().gaming_date()))
+    row = found.rows[0]
+    engine = parse_rules(rules.engine_rules())
+    reset = Bank.objects.get().reset_cents
+    trips = paymath.trips_math(engine.trips_paytable).house_edge
+    progressive_edge = (
+        1
+        - paymath.progressive_math(
+            engine.progressive_paytable, meter_cents=reset, reset_cents=reset, wager_cents=100
+        ).expected_return
+    )
+    envy = paymath.envy_cost(engine.envy, wager_cents=100).cost_per_wager
+    assert not row.theoretical_partial
+    assert found.base_computed and found.base_source == ""
+    assert row.theoretical == round(
+        2_000 * sheet.edge + 2_000 * trips + 200 * progressive_edge - 200 * envy
+    )

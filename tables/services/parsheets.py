@@ -1,0 +1,148 @@
+"""Par sheets: a manager asks for a rule set's, a Celery task computes it (minutes), once.
+
+`parsheet_request` finds or queues the sheet of the rule set's base game (audited) and hands
+the computation to a worker after commit; `parsheet_queue_missing` queues every version's
+that nobody asked for (the periodic task); `parsheet_compute`, the task's body, runs the
+analysis outside any transaction (it takes minutes), writes its progress as it goes, and
+stores the exact figures and the whole sheet, or the failure.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from django.db import transaction
+from django.utils import timezone
+
+from casino.audit import audit
+from casino.roles import Role
+from tables.models import BaseGameSheet, RuleSet
+from tables.parsheet import Deck, analyse, base_game_key
+from tables.rules.errors import RulesError
+from tables.rules.ruleset import parse_rules
+from tables.services._base import get_locked, require_role
+
+log = logging.getLogger(__name__)
+
+#: How the passes share the progress bar: the tables are quick, each pass about half.
+_PHASES = {"tables": (0, 20), "values": (20, 510), "outcomes": (510, 1000)}
+
+
+def parsheet_request(*, ruleset_id: int, manager) -> BaseGameSheet:
+    """The par sheet of a rule set version's base game: the one already computed or under
+    way, or a new computation queued (a failed one is queued again)."""
+    require_role(manager, Role.MANAGER)
+    from tables.tasks import compute_parsheet
+
+    with transaction.atomic():
+        ruleset = get_locked(RuleSet, ruleset_id)
+        key = base_game_key(parse_rules(ruleset.engine_rules()))
+        sheet, created = BaseGameSheet.objects.select_for_update().get_or_create(
+            rules_key=key, defaults={"requested_by": manager}
+        )
+        if not created and sheet.status != BaseGameSheet.Status.FAILED:
+            return sheet
+        sheet.status = BaseGameSheet.Status.QUEUED
+        sheet.progress_permille = 0
+        sheet.error = ""
+        sheet.requested_by = manager
+        sheet.save()
+        audit(
+            actor=manager,
+            code="tables.parsheet.requested",
+            subject=ruleset,
+            data={"rules": key, "sheet": sheet.pk, "again": not created},
+        )
+        sheet_id = sheet.pk
+        transaction.on_commit(lambda: compute_parsheet.delay(sheet_id))
+    return sheet
+
+
+def parsheet_queue_missing() -> list[BaseGameSheet]:
+    """Queue the par sheet of every rule set version's base game that has none yet (the
+    periodic task's first step, so that every version gets one without anybody asking):
+    the sheets queued, each audited."""
+    keys: dict[str, RuleSet] = {}
+    for ruleset in RuleSet.objects.select_related("blind_paytable", "trips_paytable"):
+        try:
+            key = base_game_key(parse_rules(ruleset.engine_rules()))
+        except RulesError:  # a version the engine no longer accepts: nothing to compute
+            continue
+        keys.setdefault(key, ruleset)
+    queued = []
+    with transaction.atomic():
+        known = set(
+            BaseGameSheet.objects.filter(rules_key__in=keys).values_list("rules_key", flat=True)
+        )
+        for key, ruleset in keys.items():
+            if key in known:
+                continue
+            sheet = BaseGameSheet.objects.create(rules_key=key)
+            audit(
+                actor=None,
+                code="tables.parsheet.requested",
+                subject=ruleset,
+                data={"rules": key, "sheet": sheet.pk, "again": False},
+            )
+            queued.append(sheet)
+    return queued
+
+
+def parsheet_compute(*, sheet_id: int, deck: Deck | None = None) -> BaseGameSheet:
+    """Compute a queued sheet (`deck`: a reduced deck, for the tests' sake of time)."""
+    with transaction.atomic():
+        sheet = get_locked(BaseGameSheet, sheet_id)
+        if sheet.status != BaseGameSheet.Status.QUEUED:
+            return sheet  # done, failed, or taken by another worker
+        sheet.status = BaseGameSheet.Status.RUNNING
+        sheet.save(update_fields=["status"])
+    rules = parse_rules(_rules_of(sheet.rules_key))
+    shown = [-1, 0.0]
+
+    def progress(phase: str, done: int, total: int) -> None:
+        low, high = _PHASES.get(phase, (0, 1000))
+        permille = low + (high - low) * done // max(total, 1)
+        # A row update every 1 % and at most once a second: the page polls, the run goes on.
+        if permille - shown[0] >= 10 and time.monotonic() - shown[1] >= 1:
+            shown[:] = [permille, time.monotonic()]
+            BaseGameSheet.objects.filter(pk=sheet_id).update(progress_permille=permille)
+
+    try:
+        result = analyse(rules, deck, progress=progress)
+    except Exception as exc:
+        log.exception("the par sheet %s failed", sheet_id)
+        with transaction.atomic():
+            BaseGameSheet.objects.filter(pk=sheet_id).update(
+                status=BaseGameSheet.Status.FAILED, error=repr(exc), finished_at=timezone.now()
+            )
+            audit(
+                actor=None,
+                code="tables.parsheet.failed",
+                subject=None,
+                data={"sheet": sheet_id, "error": repr(exc)},
+            )
+        raise
+    with transaction.atomic():
+        sheet = get_locked(BaseGameSheet, sheet_id)
+        sheet.status = BaseGameSheet.Status.DONE
+        sheet.progress_permille = 1000
+        sheet.house_edge = str(result.house_edge)
+        sheet.element_of_risk = str(result.element_of_risk)
+        sheet.sheet = result.to_json()
+        sheet.seconds = result.seconds
+        sheet.finished_at = timezone.now()
+        sheet.save()
+        audit(
+            actor=None,
+            code="tables.parsheet.computed",
+            subject=None,
+            data={"sheet": sheet_id, "rules": sheet.rules_key, "house_edge": sheet.house_edge},
+        )
+    return sheet
+
+
+def _rules_of(key: str) -> dict:
+    import json
+
+    return json.loads(key)
