@@ -31,6 +31,7 @@ from tables.services.floor import (
     table_close,
     table_configure,
     table_create,
+    table_create_as_approved,
     table_open,
 )
 
@@ -56,5 +57,6 @@ __all__ = [
     "table_close",
     "table_configure",
     "table_create",
+    "table_create_as_approved",
     "table_open",
 ]

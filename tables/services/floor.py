@@ -48,8 +48,51 @@ def table_create(
     ruleset_id: int,
     seats: int = 7,
     bank_id: int | None = None,
+    reason: str = "",
 ) -> Table:
-    """A new table, closed until a supervisor opens it."""
+    """A new table, closed. Its first rule set is a deployment a second manager approves
+    (issue 23, 2): until then the table cannot open (`ruleset_not_approved`)."""
+    # Imported here: the configuration services import this module.
+    from tables.services.configuration import ruleset_deployment_request
+
+    require_role(manager, Role.MANAGER)
+    with transaction.atomic():
+        table = table_create_as_approved(
+            manager=manager,
+            name=name,
+            pit_id=pit_id,
+            min_bet_cents=min_bet_cents,
+            max_bet_cents=max_bet_cents,
+            trips_min_cents=trips_min_cents,
+            trips_max_cents=trips_max_cents,
+            ruleset_id=ruleset_id,
+            seats=seats,
+            bank_id=bank_id,
+            ruleset_approved=False,
+        )
+        ruleset_deployment_request(
+            table_id=table.pk, ruleset_id=ruleset_id, manager=manager, reason=reason
+        )
+    return table
+
+
+def table_create_as_approved(
+    *,
+    manager: Staff,
+    name: str,
+    pit_id: int,
+    min_bet_cents: int,
+    max_bet_cents: int,
+    trips_min_cents: int | None = None,
+    trips_max_cents: int | None = None,
+    ruleset_id: int,
+    seats: int = 7,
+    bank_id: int | None = None,
+    ruleset_approved: bool = True,
+) -> Table:
+    """A new table, closed until a supervisor opens it, playing its rule set without a
+    second manager's approval: the console's own floor (the demo loader, the simulator, the
+    tests' factories), never a manager's request (that is `table_create`)."""
     require_role(manager, Role.MANAGER)
     with transaction.atomic():
         table = Table(
@@ -62,6 +105,7 @@ def table_create(
             trips_max_cents=trips_max_cents,
             ruleset_id=ruleset_id,
             bank_id=bank_id,
+            ruleset_approved=ruleset_approved,
         )
         validate(table)
         table.save()
@@ -169,6 +213,15 @@ def _table_set_status(*, table_id: int, supervisor: Staff, to: str, code: str) -
             raise IllegalTransition(
                 _("%(table)s is already %(status)s.")
                 % {"table": table, "status": table.get_status_display()}
+            )
+        if to == Table.Status.OPEN and not table.ruleset_approved:
+            raise IllegalTransition(
+                _(
+                    "%(table)s's rule set waits for a second manager's approval (the pit's "
+                    "queue): the table opens once it is approved."
+                )
+                % {"table": table},
+                code="ruleset_not_approved",
             )
         if to == Table.Status.CLOSED:
             running = table.rounds.exclude(stage__in=Round.FINISHED).first()
