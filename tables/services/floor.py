@@ -217,8 +217,8 @@ def _table_set_status(*, table_id: int, supervisor: Staff, to: str, code: str) -
         if to == Table.Status.OPEN and not table.ruleset_approved:
             raise IllegalTransition(
                 _(
-                    "%(table)s's rule set waits for a second manager's approval (the pit's "
-                    "queue): the table opens once it is approved."
+                    "%(table)s's rule set waits for a second manager's approval in the pit's "
+                    "queue: the table opens once it is approved."
                 )
                 % {"table": table},
                 code="ruleset_not_approved",
