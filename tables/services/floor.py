@@ -51,24 +51,25 @@ def table_create(
     reason: str = "",
 ) -> Table:
     """A new table, closed. Its first rule set is a deployment a second manager approves
-    (issue 23, 2): until then the table cannot open (`ruleset_not_approved`)."""
+    (issue 23, 2; `reason` is the request's): until then the table cannot open
+    (`ruleset_not_approved`)."""
     # Imported here: the configuration services import this module.
     from tables.services.configuration import ruleset_deployment_request
 
     require_role(manager, Role.MANAGER)
     with transaction.atomic():
-        table = table_create_as_approved(
-            manager=manager,
+        table = _table_new(
+            manager,
+            ruleset_approved=False,
             name=name,
             pit_id=pit_id,
+            seats=seats,
             min_bet_cents=min_bet_cents,
             max_bet_cents=max_bet_cents,
             trips_min_cents=trips_min_cents,
             trips_max_cents=trips_max_cents,
             ruleset_id=ruleset_id,
-            seats=seats,
             bank_id=bank_id,
-            ruleset_approved=False,
         )
         ruleset_deployment_request(
             table_id=table.pk, ruleset_id=ruleset_id, manager=manager, reason=reason
@@ -88,25 +89,29 @@ def table_create_as_approved(
     ruleset_id: int,
     seats: int = 7,
     bank_id: int | None = None,
-    ruleset_approved: bool = True,
 ) -> Table:
     """A new table, closed until a supervisor opens it, playing its rule set without a
     second manager's approval: the console's own floor (the demo loader, the simulator, the
     tests' factories), never a manager's request (that is `table_create`)."""
     require_role(manager, Role.MANAGER)
+    return _table_new(
+        manager,
+        ruleset_approved=True,
+        name=name,
+        pit_id=pit_id,
+        seats=seats,
+        min_bet_cents=min_bet_cents,
+        max_bet_cents=max_bet_cents,
+        trips_min_cents=trips_min_cents,
+        trips_max_cents=trips_max_cents,
+        ruleset_id=ruleset_id,
+        bank_id=bank_id,
+    )
+
+
+def _table_new(manager: Staff, *, ruleset_approved: bool, **fields) -> Table:
     with transaction.atomic():
-        table = Table(
-            name=name,
-            pit_id=pit_id,
-            seats=seats,
-            min_bet_cents=min_bet_cents,
-            max_bet_cents=max_bet_cents,
-            trips_min_cents=trips_min_cents,
-            trips_max_cents=trips_max_cents,
-            ruleset_id=ruleset_id,
-            bank_id=bank_id,
-            ruleset_approved=ruleset_approved,
-        )
+        table = Table(ruleset_approved=ruleset_approved, **fields)
         validate(table)
         table.save()
         audit(
