@@ -582,6 +582,7 @@ class TableAdmin(AmountsShownMixin, AuditedModelAdmin):
         "minimum",
         "maximum",
         "ruleset",
+        "ruleset_approved",
         "bank",
         "dealer",
     ]
@@ -594,7 +595,30 @@ class TableAdmin(AmountsShownMixin, AuditedModelAdmin):
         # Another rule set version is deployed with a second manager's approval (issue 23,
         # 2: services.ruleset_deployment_request), never by one manager in this form.
         fields = list(super().get_readonly_fields(request, obj))
-        return fields if obj is None else [*fields, "ruleset"]
+        return fields if obj is None else [*fields, "ruleset", "ruleset_approved"]
+
+    def save_model(self, request, obj, form, change):
+        if not change:  # its first rule set waits for a second manager (issue 23, 2)
+            obj.ruleset_approved = False
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        if not change:
+            # The same request as services.table_create: the table opens once approved.
+            table = form.instance
+            services.ruleset_deployment_request(
+                table_id=table.pk, ruleset_id=table.ruleset_id, manager=request.user
+            )
+            self.message_user(
+                request,
+                _(
+                    "%(table)s's rule set waits for a second manager's approval in the pit's "
+                    "queue: the table opens once it is approved."
+                )
+                % {"table": table},
+                messages.WARNING,
+            )
 
     @admin.display(description=_("status since"))
     def status_since(self, table):

@@ -136,7 +136,8 @@ def load(*, pit, bank) -> list[Table]:
     for name, ruleset, seats, low, high, opened, dealer_name in TABLES:
         table = Table.objects.filter(name=name).first()
         if table is None:
-            table = services.table_create(
+            # The console's floor, not a manager's request: no second manager approves it.
+            table = services.table_create_as_approved(
                 manager=manager,
                 name=name,
                 pit_id=pit.pk,

@@ -66,6 +66,10 @@ class Table(models.Model):
     ruleset = models.ForeignKey(
         RuleSet, verbose_name=_("rule set"), on_delete=models.PROTECT, related_name="tables"
     )
+    # A table a manager creates waits for a second manager to approve its first rule set
+    # (issue 23, 2: a RulesetDeployment without `previous`) and cannot open until then.
+    # True by default: tables set up by the console (the demo loader) need no approval.
+    ruleset_approved = models.BooleanField(_("rule set approved"), default=True)
 
     class Meta:
         verbose_name = _("table")
@@ -237,7 +241,8 @@ def assignment_conflict(*, dealer, table, starts_at, ends_at, ignore=()) -> str 
 class RulesetDeployment(models.Model):
     """A rule set version asked for a table by one manager and approved by a second one,
     independent of the first (issue 23, 2: a paytable that pays more was deployed by one
-    manager alone). Approved, the table plays it (it must be closed then)."""
+    manager alone). Approved, the table plays it (it must be closed then). Without `previous`,
+    it is a new table's first rule set: the table opens once it is approved."""
 
     class State(models.TextChoices):
         REQUESTED = "requested", _("waiting for a second manager")
@@ -250,11 +255,13 @@ class RulesetDeployment(models.Model):
     ruleset = models.ForeignKey(
         "tables.RuleSet", verbose_name=_("rule set"), on_delete=models.PROTECT, related_name="+"
     )
-    previous = models.ForeignKey(
+    previous = models.ForeignKey(  # empty: the first rule set of a new table
         "tables.RuleSet",
         verbose_name=_("rule set before"),
         on_delete=models.PROTECT,
         related_name="+",
+        null=True,
+        blank=True,
     )
     state = models.CharField(
         _("state"), max_length=10, choices=State.choices, default=State.REQUESTED

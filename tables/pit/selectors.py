@@ -129,6 +129,7 @@ def table_cards(*, table_ids=None, pit_id=None, at: dt.datetime | None = None) -
                 "status_label": str(table.get_status_display()),
                 "ruleset": str(table.ruleset),
                 "ruleset_id": table.ruleset_id,
+                "ruleset_approved": table.ruleset_approved,
                 "bank": str(table.bank) if table.bank else None,
                 "dealer": (
                     {
@@ -320,14 +321,14 @@ def dealers_to_assign() -> list:
 
 
 def ruleset_versions(table: Table) -> list:
-    """The other versions of the table's rule set family, newest first."""
+    """The other versions of the table's rule set family, newest first; every version while
+    no second manager has approved its first rule set (it may be asked for again)."""
     from tables.models import RuleSet
 
-    return list(
-        RuleSet.objects.filter(name=table.ruleset.name)
-        .exclude(pk=table.ruleset_id)
-        .order_by("-version")
-    )
+    versions = RuleSet.objects.filter(name=table.ruleset.name)
+    if table.ruleset_approved:
+        versions = versions.exclude(pk=table.ruleset_id)
+    return list(versions.order_by("-version"))
 
 
 def time_zone() -> str:

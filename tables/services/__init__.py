@@ -31,6 +31,7 @@ from tables.services.floor import (
     table_close,
     table_configure,
     table_create,
+    table_create_as_approved,
     table_open,
 )
 from tables.services.parsheets import (
@@ -64,5 +65,6 @@ __all__ = [
     "table_close",
     "table_configure",
     "table_create",
+    "table_create_as_approved",
     "table_open",
 ]

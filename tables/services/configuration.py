@@ -293,7 +293,9 @@ def ruleset_deployment_request(
     *, table_id: int, ruleset_id: int, manager: Staff, reason: str = ""
 ) -> RulesetDeployment:
     """A manager asks for a table to play another version of its rule set family (another
-    family is another game: a new table). One request waits per table."""
+    family is another game: a new table). One request waits per table. For a new table whose
+    rule set no second manager has approved yet (`table_create`), it is the table's first
+    rule set (no `previous`): any version of its family, the one it has included."""
     require_role(manager, Role.MANAGER)
     with transaction.atomic():
         table = get_locked(Table, table_id)
@@ -303,7 +305,8 @@ def ruleset_deployment_request(
                 _("Choose a version of %(table)s's rule set.") % {"table": table},
                 code="bad_ruleset",
             )
-        if ruleset.pk == table.ruleset_id:
+        first = not table.ruleset_approved
+        if ruleset.pk == table.ruleset_id and not first:
             raise ConfigurationRefused(
                 _("%(table)s already plays %(ruleset)s.") % {"table": table, "ruleset": ruleset},
                 code="nothing_to_deploy",
@@ -320,7 +323,7 @@ def ruleset_deployment_request(
         deployment = RulesetDeployment.objects.create(
             table=table,
             ruleset=ruleset,
-            previous_id=table.ruleset_id,
+            previous_id=None if first else table.ruleset_id,
             reason=str(reason or "").strip()[:200],
             requested_by=manager,
             requested_at=timezone.now(),
@@ -329,7 +332,11 @@ def ruleset_deployment_request(
             actor=manager,
             code="tables.ruleset.deployment_requested",
             subject=table,
-            data={"deployment": deployment.pk, "from": table.ruleset_id, "to": ruleset.pk},
+            data={
+                "deployment": deployment.pk,
+                "from": deployment.previous_id,
+                "to": ruleset.pk,
+            },
         )
     return deployment
 
@@ -358,7 +365,7 @@ def _deployment_locked(deployment_id) -> RulesetDeployment:
 def ruleset_deployment_approve(*, deployment_id: int, manager: Staff) -> RulesetDeployment:
     """A second manager, independent of the one who asked (casino.duties), approves: the
     table (closed) plays the version from now on. An open table is refused; the request
-    waits until it closes."""
+    waits until it closes. A new table's first rule set approved, the table may open."""
     require_role(manager, Role.MANAGER)
     asked = RulesetDeployment.objects.select_related("requested_by").filter(pk=deployment_id)
     asked = asked.first()
@@ -371,11 +378,11 @@ def ruleset_deployment_approve(*, deployment_id: int, manager: Staff) -> Ruleset
         )
     with transaction.atomic():
         deployment = _deployment_locked(deployment_id)
+        changes = {"ruleset_id": deployment.ruleset_id}
+        if deployment.previous_id is None:
+            changes["ruleset_approved"] = True
         table_configure_as_approved(
-            table_id=deployment.table_id,
-            manager=manager,
-            changes={"ruleset_id": deployment.ruleset_id},
-            deployment=True,
+            table_id=deployment.table_id, manager=manager, changes=changes, deployment=True
         )
         deployment.state = RulesetDeployment.State.APPROVED
         deployment.decided_by, deployment.decided_at = manager, timezone.now()

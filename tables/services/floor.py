@@ -48,11 +48,19 @@ def table_create(
     ruleset_id: int,
     seats: int = 7,
     bank_id: int | None = None,
+    reason: str = "",
 ) -> Table:
-    """A new table, closed until a supervisor opens it."""
+    """A new table, closed. Its first rule set is a deployment a second manager approves
+    (issue 23, 2; `reason` is the request's): until then the table cannot open
+    (`ruleset_not_approved`)."""
+    # Imported here: the configuration services import this module.
+    from tables.services.configuration import ruleset_deployment_request
+
     require_role(manager, Role.MANAGER)
     with transaction.atomic():
-        table = Table(
+        table = _table_new(
+            manager,
+            ruleset_approved=False,
             name=name,
             pit_id=pit_id,
             seats=seats,
@@ -63,6 +71,47 @@ def table_create(
             ruleset_id=ruleset_id,
             bank_id=bank_id,
         )
+        ruleset_deployment_request(
+            table_id=table.pk, ruleset_id=ruleset_id, manager=manager, reason=reason
+        )
+    return table
+
+
+def table_create_as_approved(
+    *,
+    manager: Staff,
+    name: str,
+    pit_id: int,
+    min_bet_cents: int,
+    max_bet_cents: int,
+    trips_min_cents: int | None = None,
+    trips_max_cents: int | None = None,
+    ruleset_id: int,
+    seats: int = 7,
+    bank_id: int | None = None,
+) -> Table:
+    """A new table, closed until a supervisor opens it, playing its rule set without a
+    second manager's approval: the console's own floor (the demo loader, the simulator, the
+    tests' factories), never a manager's request (that is `table_create`)."""
+    require_role(manager, Role.MANAGER)
+    return _table_new(
+        manager,
+        ruleset_approved=True,
+        name=name,
+        pit_id=pit_id,
+        seats=seats,
+        min_bet_cents=min_bet_cents,
+        max_bet_cents=max_bet_cents,
+        trips_min_cents=trips_min_cents,
+        trips_max_cents=trips_max_cents,
+        ruleset_id=ruleset_id,
+        bank_id=bank_id,
+    )
+
+
+def _table_new(manager: Staff, *, ruleset_approved: bool, **fields) -> Table:
+    with transaction.atomic():
+        table = Table(ruleset_approved=ruleset_approved, **fields)
         validate(table)
         table.save()
         audit(
@@ -169,6 +218,15 @@ def _table_set_status(*, table_id: int, supervisor: Staff, to: str, code: str) -
             raise IllegalTransition(
                 _("%(table)s is already %(status)s.")
                 % {"table": table, "status": table.get_status_display()}
+            )
+        if to == Table.Status.OPEN and not table.ruleset_approved:
+            raise IllegalTransition(
+                _(
+                    "%(table)s's rule set waits for a second manager's approval in the pit's "
+                    "queue: the table opens once it is approved."
+                )
+                % {"table": table},
+                code="ruleset_not_approved",
             )
         if to == Table.Status.CLOSED:
             running = table.rounds.exclude(stage__in=Round.FINISHED).first()

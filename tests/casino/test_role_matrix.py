@@ -245,6 +245,46 @@ def _deployment_approve(person, world):
     ruleset_deployment_approve(deployment_id=10**9, manager=person)
 
 
+def _table_create(person, world):
+    from tables.services import table_create
+
+    table_create(
+        manager=person,
+        name="Matrix",
+        pit_id=10**9,
+        min_bet_cents=1_000,
+        max_bet_cents=20_000,
+        ruleset_id=10**9,
+    )
+
+
+def _open_unapproved_table(person, world):
+    """A table another manager created, its first rule set not yet approved: nobody opens it."""
+    from casino.models import Property
+    from tables.errors import IllegalTransition
+    from tables.services import table_create, table_open
+    from tests.factories import PitFactory
+    from tests.tables.factories import make_ruleset
+
+    creator = world.other(M)
+    table = table_create(
+        manager=creator,
+        name="Matrix",
+        pit_id=PitFactory(property=Property.objects.get()).pk,
+        min_bet_cents=1_000,
+        max_bet_cents=20_000,
+        ruleset_id=make_ruleset(creator).pk,
+    )
+    try:
+        table_open(table_id=table.pk, supervisor=person)
+    except RoleRequired:
+        return False
+    except IllegalTransition as refused:
+        assert refused.code == "ruleset_not_approved"
+        return False
+    return True
+
+
 def _adjustment_request(person, world):
     services.adjustment_request(
         bank_id=world.bank.pk, meter_after_cents=12_000, reason="matrix", manager=person
@@ -278,6 +318,14 @@ TWO_PERSON_MATRIX = {
     "Approve someone else's rule set deployment (`ruleset_deployment_approve`)": (
         {M},
         role_first(_deployment_approve),
+    ),
+    "Create a table, its first rule set asked for (`table_create`, admin)": (
+        {M},
+        role_first(_table_create),
+    ),
+    "Open a table whose first rule set waits for approval (`table_open`)": (
+        set(),
+        _open_unapproved_table,
     ),
     "Ask for a meter adjustment (`adjustment_request`)": ({M}, service(_adjustment_request)),
     "Approve someone else's meter adjustment (`adjustment_approve`)": (

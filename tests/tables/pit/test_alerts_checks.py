@@ -115,7 +115,7 @@ def test_a_planned_end_with_no_relief_makes_the_dealer_overdue(
     manager, supervisor, pit, standard_rules, dealer, casino_property
 ):
     AlertSettings.objects.create(property=casino_property, minutes_past_rotation=5)
-    table = services.table_create(
+    table = services.table_create_as_approved(
         manager=manager,
         name="UTH 9",
         pit_id=pit.pk,
@@ -210,7 +210,7 @@ def test_the_command_refuses_an_instant_it_cannot_place(db, at):
 
 def _more_open_tables(count, *, manager, supervisor, pit, ruleset):
     for n in range(count):
-        table = services.table_create(
+        table = services.table_create_as_approved(
             manager=manager,
             name=f"UTH B{n}",
             pit_id=pit.pk,
