@@ -51,7 +51,11 @@ class ServerTimingMiddleware:
     time the application spent on the request, without the network or the wait for a worker
     thread, and the part of it spent waiting on the database's answers to its statements, so
     that a client such as `simulate_floor` can report the server's own time beside its targets
-    and tell the database's share from Python's."""
+    and tell the database's share from Python's.
+
+    Only to a signed-in person: to an anonymous client (a sign-in, refused or throttled) the
+    time of the work is an oracle on the PIN check (issue 23: a right PIN ranked first by its
+    Server-Timing), so it is not said."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -71,6 +75,9 @@ class ServerTimingMiddleware:
         with connection.execute_wrapper(timed):
             response = self.get_response(request)
         elapsed = (time.perf_counter() - started) * 1000
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return response
         response.headers["Server-Timing"] = (
             f'app;dur={elapsed:.1f}, db;dur={spent[0] * 1000:.1f};desc="{spent[1]} queries"'
         )
