@@ -34,7 +34,7 @@ FORMS = {
     "casino:device_language": ["language", "next"],
     "casino:my_language": ["language", "next"],
     "casino:locked_pins": ["staff_id"],
-    "casino:change_secrets": ["password", "password_again", "pin", "pin_again", "next"],
+    "casino:change_secrets": ["current", "password", "password_again", "pin", "pin_again", "next"],
 }
 
 
