@@ -243,8 +243,16 @@ CHANNEL_LAYER_BACKEND = os.environ.get(
 # production; the process's memory in the embedded profile (one process there).
 # casino.cache.SharedRedisCache: Django's RedisCache, with one Redis client per process
 # rather than one per request.
+# A Redis that does not answer within a second is taken for down: the throttle then counts in
+# the process (casino.signin) rather than hold a sign-in or an approval.
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "casino.cache.SharedRedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "casino.cache.SharedRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if REDIS_URL:
