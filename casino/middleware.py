@@ -53,9 +53,10 @@ class ServerTimingMiddleware:
     that a client such as `simulate_floor` can report the server's own time beside its targets
     and tell the database's share from Python's.
 
-    Only to a signed-in person: to an anonymous client (a sign-in, refused or throttled) the
-    time of the work is an oracle on the PIN check (issue 23: a right PIN ranked first by its
-    Server-Timing), so it is not said."""
+    Never to an anonymous client's POST (or any other method that may carry a credential: a
+    sign-in, refused or throttled): there the time of the work was an oracle on the PIN check
+    (issue 23: a right PIN ranked first by its Server-Timing). An anonymous GET reads a page and
+    checks no credential."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -76,7 +77,8 @@ class ServerTimingMiddleware:
             response = self.get_response(request)
         elapsed = (time.perf_counter() - started) * 1000
         user = getattr(request, "user", None)
-        if user is None or not user.is_authenticated:
+        signed_in = user is not None and user.is_authenticated
+        if not signed_in and request.method not in {"GET", "HEAD"}:
             return response
         response.headers["Server-Timing"] = (
             f'app;dur={elapsed:.1f}, db;dur={spent[0] * 1000:.1f};desc="{spent[1]} queries"'
