@@ -104,7 +104,7 @@ class Command(BaseCommand):
             )
             n += 1
             if status == 429:
-                time.sleep(0.05)  # refused unread: nothing learnt
+                time.sleep(0.2)  # refused unread: nothing learnt
             else:
                 checked += 1
             self._reset(sprayed)  # as if each number were a new one (not locked by the spray)
