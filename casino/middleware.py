@@ -51,7 +51,12 @@ class ServerTimingMiddleware:
     time the application spent on the request, without the network or the wait for a worker
     thread, and the part of it spent waiting on the database's answers to its statements, so
     that a client such as `simulate_floor` can report the server's own time beside its targets
-    and tell the database's share from Python's."""
+    and tell the database's share from Python's.
+
+    Never to an anonymous client's POST (or any other method that may carry a credential: a
+    sign-in, refused or throttled): there the time of the work was an oracle on the PIN check
+    (issue 23: a right PIN ranked first by its Server-Timing). An anonymous GET reads a page and
+    checks no credential."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -71,6 +76,10 @@ class ServerTimingMiddleware:
         with connection.execute_wrapper(timed):
             response = self.get_response(request)
         elapsed = (time.perf_counter() - started) * 1000
+        user = getattr(request, "user", None)
+        signed_in = user is not None and user.is_authenticated
+        if not signed_in and request.method not in {"GET", "HEAD"}:
+            return response
         response.headers["Server-Timing"] = (
             f'app;dur={elapsed:.1f}, db;dur={spent[0] * 1000:.1f};desc="{spent[1]} queries"'
         )

@@ -17,26 +17,14 @@ key at its owner's next right PIN (casino.pins.pin_verify).
 The key ring (casino.secret_keys): `PIN_HMAC_KEY`, 32+ random characters; on rotation the old
 key goes to `PIN_HMAC_PREVIOUS_KEYS` until every PIN has been typed once under the new one.
 
-A right PIN is remembered by the process that checked it, for PIN_CHECK_MEMO_SECONDS (15
-minutes; 0: never), so that a pit boss's next approvals do not pay the slow hash again (it was
-the largest part of a void's approval). `pin_check` is a pure function of the PIN and the
-stored hash, so what is remembered is that answer and nothing else: an HMAC of the PIN and the
-stored hash under a random key that this process draws at start and never writes anywhere.
-Everything else about the person (active, locked, wrong tries, role, temporary PIN) is read
-from the database at every request as before. A new PIN is a new stored hash, which nothing
-remembers; a PIN whose key left the ring matches nothing, remembered or not. A wrong PIN, or a
-PIN not remembered, takes the slow hash as before, so a wrong PIN and an unknown number still
-take as long as each other. A reader of this process's memory could try guesses at a remembered
-PIN with one HMAC each instead of PBKDF2; they would also hold PIN_HMAC_KEY and see the PINs
-typed here as they arrive: hence one process, and a quarter of an hour.
+No process remembers a right PIN (there was such a memo): every check pays the slow hash, a
+right PIN as a wrong one, so that the time of an answer says nothing about the PIN, even for a
+locked account (issue 23), and no secret outlives its request in a process's memory.
 """
 
 import base64
 import hashlib
 import hmac
-import secrets
-import threading
-import time
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -67,49 +55,6 @@ def _iterations() -> int:
     return int(getattr(settings, "PIN_HASH_ITERATIONS", ITERATIONS))
 
 
-# Right PINs this process checked lately: {stored hash: (HMAC of the PIN, monotonic expiry)}.
-_MEMO_KEY = secrets.token_bytes(32)  # drawn per process, never stored: a memo means nothing outside
-_MEMO_SIZE = 1024
-_memo: dict[str, tuple[bytes, float]] = {}
-_memo_lock = threading.Lock()
-
-
-def _memo_seconds() -> float:
-    return float(getattr(settings, "PIN_CHECK_MEMO_SECONDS", 15 * 60))
-
-
-def _memo_digest(pin: str, stored: str) -> bytes:
-    return hmac.new(_MEMO_KEY, f"{stored}\x00{pin}".encode(), hashlib.sha256).digest()
-
-
-def _remembered_right(pin: str, stored: str) -> bool:
-    with _memo_lock:
-        found = _memo.get(stored)
-        if found is not None and time.monotonic() >= found[1]:
-            del _memo[stored]
-            found = None
-    return found is not None and hmac.compare_digest(found[0], _memo_digest(pin, stored))
-
-
-def _remember_right(pin: str, stored: str) -> None:
-    seconds = _memo_seconds()
-    if seconds <= 0:
-        return
-    # Remembered from the slow check only, never renewed by a remembered one: a PIN is
-    # hashed again at least every PIN_CHECK_MEMO_SECONDS.
-    entry = (_memo_digest(pin, stored), time.monotonic() + seconds)
-    with _memo_lock:
-        if stored not in _memo and len(_memo) >= _MEMO_SIZE:
-            del _memo[next(iter(_memo))]  # the oldest
-        _memo[stored] = entry
-
-
-def pin_memo_forget() -> None:
-    """Forget every remembered PIN (tests that count the slow hash)."""
-    with _memo_lock:
-        _memo.clear()
-
-
 def _digest(pin: str, key: str, salt: str, iterations: int) -> str:
     keyed = hmac.new(key.encode(), pin.encode(), hashlib.sha256).digest()
     raw = pbkdf2(keyed, salt, iterations, digest=hashlib.sha256)
@@ -131,8 +76,7 @@ class PinCheck:
 
 
 def pin_check(pin: str, stored: str) -> PinCheck:
-    """Whether `pin` is the one `stored` was made from. Costs about one pin_hash, or
-    microseconds for a right PIN this process checked in the last PIN_CHECK_MEMO_SECONDS."""
+    """Whether `pin` is the one `stored` was made from. Costs one pin_hash, right or wrong."""
     pin = str(pin)
     parts = stored.split("$")
     if parts[0] != ALGORITHM:
@@ -148,11 +92,7 @@ def pin_check(pin: str, stored: str) -> PinCheck:
     if key is None:
         # Its key is no longer listed: no PIN can be checked against it (a new one is set).
         return PinCheck(matches=False, outdated=False)
-    matches = _remembered_right(pin, stored)
-    if not matches:
-        matches = constant_time_compare(_digest(pin, key, salt, iterations), digest)
-        if matches:
-            _remember_right(pin, stored)
+    matches = constant_time_compare(_digest(pin, key, salt, iterations), digest)
     outdated = key_id != RING.current_key_id() or iterations != _iterations()
     return PinCheck(matches=matches, outdated=matches and outdated)
 

@@ -1,7 +1,11 @@
 """PINs: quick tablet login and supervisor approval, with lockout (regulatory 5.1).
 
-Three wrong PINs in a row lock the PIN until a supervisor unlocks it or PIN_LOCKOUT_MINUTES
-pass. Every failure, lock, refusal, unlock and approval is in the audit log.
+Three wrong PINs in a row lock the PIN; the lock ends by itself after PIN_LOCKOUT_FIRST_SECONDS,
+and each further three wrong in a row lock it again for twice as long, up to
+PIN_LOCKOUT_MINUTES; a right PIN (or a supervisor's unlock) starts afresh. Nobody need come to
+lift a lock a guesser caused: it costs the floor a short wait, never a manager's visit
+(docs/operations/signin-and-throttling.md). Every failure, lock, refusal, unlock and approval
+is in the audit log.
 
 Call `pin_verify` BEFORE opening your own transaction: a wrong PIN is committed (counted and
 audited) before the error is raised, which an outer transaction would roll back.
@@ -20,6 +24,7 @@ one read and the hash, and no transaction of its own.
 """
 
 import datetime as dt
+import time
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -45,6 +50,7 @@ from casino.pin_hashing import pin_check, pin_hash
 from casino.roles import Role, active_staff_with_roles, has_role, require_role
 from casino.signin import (
     SigninRefused,
+    answer_no_sooner,
     current_origin,
     refused_message,
     throttle_check,
@@ -56,7 +62,17 @@ PIN_LENGTHS = range(4, 9)
 
 
 def lockout_minutes() -> int:
+    """The longest a lock lasts."""
     return int(getattr(settings, "PIN_LOCKOUT_MINUTES", 15))
+
+
+def lockout_seconds(wrong_in_a_row: int) -> int:
+    """How long the lock earned by the `wrong_in_a_row`-th wrong PIN (a multiple of
+    MAX_WRONG_PINS) lasts: PIN_LOCKOUT_FIRST_SECONDS, doubled at each lock in a row, at most
+    PIN_LOCKOUT_MINUTES."""
+    first = int(getattr(settings, "PIN_LOCKOUT_FIRST_SECONDS", 60))
+    locks_before = max(0, wrong_in_a_row // MAX_WRONG_PINS - 1)
+    return min(lockout_minutes() * 60, first * 2 ** min(locks_before, 32))
 
 
 def _locked_message(staff: Staff) -> str:
@@ -152,9 +168,9 @@ def _verify(*, employee_number, pin, role, request, entry: list | None = None):
             )
             failure = PinLocked(_locked_message(staff))
         else:
-            if staff.pin_locked_until is not None:  # the lock has expired: a fresh start
-                staff.failed_pin_attempts = 0
-                staff.pin_locked_until = None
+            # An expired lock is lifted; the count of wrong tries in a row runs on, so that
+            # the next lock lasts longer (a right PIN clears both).
+            staff.pin_locked_until = None
             if not pin_matches:
                 staff.failed_pin_attempts += 1
                 audit(
@@ -226,11 +242,13 @@ def _clean_approval(staff: Staff | None, checked, role) -> bool:
 
 
 def _lock_if_too_many(staff: Staff, now: dt.datetime, *, method: str) -> bool:
-    """Lock the account (both sign-ins and PIN approvals) once its wrong tries in a row reach
-    MAX_WRONG_PINS; audited, and the pit is told after commit. Inside the row's lock."""
-    if staff.failed_pin_attempts < MAX_WRONG_PINS:
+    """Lock the account (both sign-ins and PIN approvals) at each MAX_WRONG_PINS-th wrong try
+    in a row, for longer each time (lockout_seconds); audited, and the pit is told after
+    commit. Inside the row's lock."""
+    wrong = staff.failed_pin_attempts
+    if wrong < MAX_WRONG_PINS or wrong % MAX_WRONG_PINS:
         return False
-    staff.pin_locked_until = now + dt.timedelta(minutes=lockout_minutes())
+    staff.pin_locked_until = now + dt.timedelta(seconds=lockout_seconds(wrong))
     audit(
         actor=staff,
         code="casino.pin.locked",
@@ -263,9 +281,7 @@ def password_attempt_record(*, staff: Staff, password_matches: bool) -> Staff | 
                 data={"locked_until": locked.pin_locked_until.isoformat()},
             )
             return None
-        if locked.pin_locked_until is not None:  # the lock has expired: a fresh start
-            locked.failed_pin_attempts = 0
-            locked.pin_locked_until = None
+        locked.pin_locked_until = None  # expired; the count runs on (as in pin_verify)
         if password_matches:
             locked.failed_pin_attempts = 0
         else:
@@ -279,13 +295,21 @@ def password_attempt_record(*, staff: Staff, password_matches: bool) -> Staff | 
 
 
 def pin_login(request, *, employee_number: str, pin: str) -> Staff:
-    """Log a staff member in on a tablet with their PIN (the login itself is audited).
+    """Log a staff member in on a tablet with their PIN (the login itself is audited): the
+    sign-in page's and /api/login's one way in, so that both are held to the same throttle,
+    counts, answer floor and lockout.
 
-    Unknown number, wrong PIN and locked account raise the same SigninRefused: the page must
-    not tell a guesser which numbers exist or which accounts their guesses locked."""
+    Raises SigninThrottled, at once, while the request's source or tablet must wait. Unknown
+    number, wrong PIN and locked account raise the same SigninRefused, counted against the
+    source and tablet, no sooner than the answer floor (casino.signin): the page must not tell
+    a guesser which numbers exist or which accounts their guesses locked."""
+    started = time.monotonic()
+    throttle_check(request)
     try:
         staff = pin_verify(employee_number=employee_number, pin=pin)
     except (PinRejected, PinLocked) as exc:
+        throttle_failure(request)
+        answer_no_sooner(started)
         raise SigninRefused(refused_message("pin")) from exc
     request.tapis_login_method = "pin"
     login(request, staff, backend="casino.backends.LockoutBackend")

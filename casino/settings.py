@@ -150,8 +150,28 @@ TABLES_MAX_TO_MIN_RATIOS = tuple(
     if ratio.strip()
 )
 
-# Three wrong PINs lock a PIN for this long, unless a supervisor unlocks it first.
+# Sign-in, PIN approvals and their throttle: docs/operations/signin-and-throttling.md.
+# Three wrong PINs (or passwords) in a row lock an account for PIN_LOCKOUT_FIRST_SECONDS; each
+# further three in a row lock it twice as long, at most PIN_LOCKOUT_MINUTES (casino.pins).
+PIN_LOCKOUT_FIRST_SECONDS = int(os.environ.get("PIN_LOCKOUT_FIRST_SECONDS", "60"))
 PIN_LOCKOUT_MINUTES = int(os.environ.get("PIN_LOCKOUT_MINUTES", "15"))
+# Failed sign-ins and approvals per source address and per tablet (casino.signin): this many
+# within the window (from the last failure) block the source or tablet for BLOCK seconds, each
+# failure after a block doubles the wait, up to MAX_BLOCK.
+SIGNIN_THROTTLE_SOURCE_FAILURES = int(os.environ.get("SIGNIN_THROTTLE_SOURCE_FAILURES", "10"))
+SIGNIN_THROTTLE_DEVICE_FAILURES = int(os.environ.get("SIGNIN_THROTTLE_DEVICE_FAILURES", "10"))
+SIGNIN_THROTTLE_WINDOW_SECONDS = int(os.environ.get("SIGNIN_THROTTLE_WINDOW_SECONDS", "300"))
+SIGNIN_THROTTLE_BLOCK_SECONDS = int(os.environ.get("SIGNIN_THROTTLE_BLOCK_SECONDS", "300"))
+SIGNIN_THROTTLE_MAX_BLOCK_SECONDS = int(os.environ.get("SIGNIN_THROTTLE_MAX_BLOCK_SECONDS", "3600"))
+# The house's failures within the window that raise a pit alert (never a house-wide block).
+SIGNIN_ALERT_TOTAL_FAILURES = int(os.environ.get("SIGNIN_ALERT_TOTAL_FAILURES", "100"))
+# A refused sign-in answers after a whole multiple of this (seconds; 0: at once).
+SIGNIN_FAILURE_MIN_SECONDS = float(os.environ.get("SIGNIN_FAILURE_MIN_SECONDS", "1.0"))
+# Proxies in front that append the client to X-Forwarded-For (0: trust REMOTE_ADDR only).
+SIGNIN_TRUSTED_PROXIES = int(os.environ.get("SIGNIN_TRUSTED_PROXIES", "0"))
+# While the cache (Redis) does not answer, the counts are kept in each process's memory and
+# Redis is tried again after this many seconds.
+SIGNIN_CACHE_RETRY_SECONDS = float(os.environ.get("SIGNIN_CACHE_RETRY_SECONDS", "5"))
 # The password sign-in shares the PIN's lockout and throttle (casino.backends, casino.signin).
 AUTHENTICATION_BACKENDS = ["casino.backends.LockoutBackend"]
 # A sign-in on a shared tablet (by PIN, or on a bound tablet) lasts a shift at most and ends
@@ -231,8 +251,16 @@ CHANNEL_LAYER_BACKEND = os.environ.get(
 # production; the process's memory in the embedded profile (one process there).
 # casino.cache.SharedRedisCache: Django's RedisCache, with one Redis client per process
 # rather than one per request.
+# A Redis that does not answer within a second is taken for down: the throttle then counts in
+# the process (casino.signin) rather than hold a sign-in or an approval.
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "casino.cache.SharedRedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "casino.cache.SharedRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if REDIS_URL:

@@ -1,15 +1,22 @@
-"""Sign-in that resists guessing: throttling by source, by tablet and overall; one answer, in
-one time, whatever was wrong; sessions on shared tablets that end.
+"""Sign-in that resists guessing without letting a guesser stop the floor: throttling by
+source and by tablet with growing waits; one answer, in one time, whatever was wrong; sessions
+on shared tablets that end. The policy, its settings and why: docs/operations/
+signin-and-throttling.md.
 
-Throttling counts failed sign-ins (PIN or password) in Django's cache (Redis when REDIS_URL
-is set, so every worker shares the counts; the process's memory otherwise):
+Throttling counts failed sign-ins (PIN, on the page or /api/login, or password) in Django's
+cache (Redis when REDIS_URL is set, so every worker shares the counts; the process's memory
+otherwise; the process's memory too while Redis does not answer, never a 500):
 
-- per source (the client's IP address), per tablet (its binding cookie) and for the whole
-  house, each within SIGNIN_THROTTLE_WINDOW_SECONDS;
-- past its limit a key is blocked for SIGNIN_THROTTLE_BLOCK_SECONDS: every sign-in from it is
-  answered "wait N seconds" at once, without looking at the credential, so a spray learns
-  nothing more; the block is audited and announced to the pit once
-  (`casino.events.signin_throttled`).
+- per source (the client's IP address) and per tablet (its binding cookie), within
+  SIGNIN_THROTTLE_WINDOW_SECONDS of the last failure;
+- at its limit a key is blocked for SIGNIN_THROTTLE_BLOCK_SECONDS, and each failure after a
+  block blocks it again for twice as long, up to SIGNIN_THROTTLE_MAX_BLOCK_SECONDS: every
+  sign-in from it is answered "wait N seconds" at once, without looking at the credential, so
+  a spray learns nothing more; each block is audited and announced to the pit
+  (`casino.events.signin_throttled`);
+- for the whole house there is no block (a guesser with a few addresses could otherwise refuse
+  every sign-in and approval in the house): SIGNIN_ALERT_TOTAL_FAILURES failures in the window
+  raise one alert to the pit, source "all".
 
 A refused sign-in answers with the same words whether the number is unknown, the PIN wrong or
 the account locked, after a whole multiple of SIGNIN_FAILURE_MIN_SECONDS (every path already
@@ -24,15 +31,17 @@ address and tablet are the ones counted.
 """
 
 import hashlib
+import logging
 import math
-import os
 import time
 from contextvars import ContextVar
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.cache.backends.locmem import LocMemCache
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from redis.exceptions import RedisError
 
 from casino import events
 from casino.audit import atomic_audit
@@ -43,6 +52,8 @@ from casino.live import after_commit
 # tables and must not import it).
 TABLET_BINDING_COOKIE = "tapis_tablet_binding"
 KEY_PREFIX = "tapis:signin"
+
+log = logging.getLogger(__name__)
 
 
 class SigninThrottled(CasinoError):
@@ -87,16 +98,20 @@ class SigninRefused(CasinoError):
 
 
 def _setting(name: str, default):
-    """A Django setting, else the environment variable of that name, else `default`."""
-    return type(default)(getattr(settings, name, os.environ.get(name, default)))
+    """A setting (casino/settings.py reads each from the environment), else `default`."""
+    return type(default)(getattr(settings, name, default))
 
 
 def window_seconds() -> int:
     return _setting("SIGNIN_THROTTLE_WINDOW_SECONDS", 300)
 
 
-def block_seconds() -> int:
-    return _setting("SIGNIN_THROTTLE_BLOCK_SECONDS", 300)
+def block_seconds(blocks_before: int = 0) -> int:
+    """How long a source or a tablet waits after its limit, doubled for each block it earned
+    before in a row, up to SIGNIN_THROTTLE_MAX_BLOCK_SECONDS."""
+    first = _setting("SIGNIN_THROTTLE_BLOCK_SECONDS", 300)
+    longest = max(first, _setting("SIGNIN_THROTTLE_MAX_BLOCK_SECONDS", 3600))
+    return min(longest, first * 2 ** min(blocks_before, 32))
 
 
 def failure_min_seconds() -> float:
@@ -164,8 +179,8 @@ class RequestOriginMiddleware:
 
 
 def _keys(request) -> list[tuple[str, str, int]]:
-    """(kind, identity, limit) for each throttle this request falls under (None: no request,
-    the house's limit only)."""
+    """(kind, identity, limit) for each throttle this request falls under (None: no request:
+    none; the house-wide count only alerts)."""
     keys = []
     if request is not None:
         limit = _setting("SIGNIN_THROTTLE_SOURCE_FAILURES", 10)
@@ -173,7 +188,6 @@ def _keys(request) -> list[tuple[str, str, int]]:
         device = tablet_fingerprint(request)
         if device:
             keys.append(("device", device, _setting("SIGNIN_THROTTLE_DEVICE_FAILURES", 10)))
-    keys.append(("overall", "all", _setting("SIGNIN_THROTTLE_TOTAL_FAILURES", 100)))
     return keys
 
 
@@ -186,10 +200,45 @@ def _block_key(kind: str, identity: str) -> str:
     return f"{KEY_PREFIX}:block:{kind}:{identity}"
 
 
+# --- the counts' store: the shared cache, else this process's memory --------------------------
+
+# While Redis does not answer, the counts live in this process's memory (a per-process store,
+# because correctness needs one: a throttle that fails must neither let guesses through
+# uncounted nor answer every sign-in and approval with a 500). Redis is tried again after
+# SIGNIN_CACHE_RETRY_SECONDS; the counts kept meanwhile are not carried over (they are short).
+_fallback = LocMemCache(
+    "tapis-signin-fallback", {"TIMEOUT": None, "OPTIONS": {"MAX_ENTRIES": 100_000}}
+)
+_shared_failed_at = [float("-inf")]
+
+
+def _counts(operation):
+    """`operation(store)` on the shared cache, or on this process's memory while the shared
+    one fails."""
+    retry = _setting("SIGNIN_CACHE_RETRY_SECONDS", 5.0)
+    if time.monotonic() - _shared_failed_at[0] >= retry:
+        try:
+            return operation(cache)
+        except (RedisError, OSError) as exc:
+            _shared_failed_at[0] = time.monotonic()
+            log.warning("sign-in throttle: the cache does not answer (%s); counting locally", exc)
+    return operation(_fallback)
+
+
+def throttle_reset_fallback() -> None:
+    """Forget the counts kept in this process's memory and try the shared cache at once (tests
+    that stop the shared cache)."""
+    _fallback.clear()
+    _shared_failed_at[0] = float("-inf")
+
+
 def throttle_wait(request) -> int:
-    """Seconds before this request's source, tablet or the house may try again (0: now)."""
+    """Seconds before this request's source or tablet may try again (0: now)."""
+    keys = [_block_key(kind, ident) for kind, ident, _limit in _keys(request)]
+    if not keys:
+        return 0
     now = time.time()
-    blocks = cache.get_many([_block_key(kind, ident) for kind, ident, _limit in _keys(request)])
+    blocks = _counts(lambda store: store.get_many(keys))
     remaining = [until - now for until in blocks.values() if until and until > now]
     return math.ceil(max(remaining)) if remaining else 0
 
@@ -202,30 +251,50 @@ def throttle_check(request, *, approval: bool = False) -> None:
         raise ApprovalThrottled(seconds) if approval else SigninThrottled(seconds)
 
 
-def _count(key: str, window: int) -> int:
-    cache.add(key, 0, timeout=window)  # the window starts at the first failure
+def _count(store, key: str, window: int) -> int:
+    store.add(key, 0, timeout=window)  # the window starts at the first failure
     try:
-        return cache.incr(key)
+        attempts = store.incr(key)
     except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=window)
+        store.set(key, 1, timeout=window)
         return 1
+    store.touch(key, window)  # and runs on from the last one
+    return attempts
 
 
 def throttle_failure(request, *, approval: bool = False) -> None:
-    """Count one failed sign-in (or PIN approval) from this request; block what went past its
-    limit."""
-    window, block = window_seconds(), block_seconds()
+    """Count one failed sign-in (or PIN approval) from this request; block its source or
+    tablet at its limit, and again for twice as long at each failure after a block; alert the
+    pit once per window when the house's failures reach SIGNIN_ALERT_TOTAL_FAILURES."""
+    window = window_seconds()
+    blocked = _counts(lambda store: _count_and_block(store, request, window))
+    for kind, identity, attempts, seconds in blocked:
+        _announce(kind, identity, attempts, seconds, approval=approval)
+
+
+def _count_and_block(store, request, window: int) -> list[tuple[str, str, int, int]]:
+    """What the failure blocked (or alerted about): (kind, identity, attempts, seconds)."""
+    found = []
     for kind, identity, limit in _keys(request):
-        attempts = _count(f"{KEY_PREFIX}:fail:{kind}:{identity}", window)
+        key = f"{KEY_PREFIX}:fail:{kind}:{identity}"
+        attempts = _count(store, key, window)
         if attempts < limit:
             continue
-        if cache.add(_block_key(kind, identity), time.time() + block, timeout=block):
-            _announce(kind, identity, attempts, approval=approval)
+        seconds = block_seconds(attempts - limit)
+        # The count outlives the block, so that the next failure after it doubles the wait.
+        store.touch(key, seconds + window)
+        store.set(_block_key(kind, identity), time.time() + seconds, timeout=seconds)
+        found.append((kind, identity, attempts, seconds))
+    total = _count(store, f"{KEY_PREFIX}:fail:overall:all", window)
+    alert_at = _setting("SIGNIN_ALERT_TOTAL_FAILURES", 100)
+    if total >= alert_at and store.add(f"{KEY_PREFIX}:alerted:overall", 1, timeout=window):
+        found.append(("overall", "all", total, 0))
+    return found
 
 
-def _announce(kind: str, identity: str, attempts: int, *, approval: bool = False) -> None:
+def _announce(kind: str, identity: str, attempts: int, seconds: int, *, approval=False) -> None:
     source = _source_label(kind, identity)
-    data = {"kind": kind, "source": source, "attempts": attempts, "seconds": block_seconds()}
+    data = {"kind": kind, "source": source, "attempts": attempts, "seconds": seconds}
     if approval:
         data["after"] = "pin_approval"  # the failure that crossed the limit was an approval
     atomic_audit(actor=None, code="casino.signin.throttled", data=data)

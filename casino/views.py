@@ -21,14 +21,13 @@ from casino.errors import CasinoError
 from casino.middleware import SUPPORTED, signed_out_notice
 from casino.models import Staff
 from casino.pins import pin_login, staff_pin_unlock
+from casino.reauth import CurrentSecretRefused, current_secret_confirm
 from casino.roles import Role, has_role
 from casino.signin import (
-    SigninRefused,
     SigninThrottled,
     answer_no_sooner,
     refused_message,
     throttle_check,
-    throttle_failure,
 )
 from casino.staffing import staff_secrets_change
 
@@ -103,17 +102,10 @@ def pin_login_view(request):
     number = ""
     status = 200
     if request.method == "POST":
-        started = time.monotonic()
         number = request.POST.get("employee_number", "").strip()
         try:
-            throttle_check(request)
+            # Throttled, counted and held to the answer floor inside, as /api/login is.
             pin_login(request, employee_number=number, pin=request.POST.get("pin", ""))
-        except SigninThrottled as exc:
-            error, status = exc.message, exc.http_status
-        except SigninRefused as exc:
-            throttle_failure(request)
-            answer_no_sooner(started)
-            error, status = exc.message, exc.http_status
         except CasinoError as exc:
             error, status = exc.message, exc.http_status
         else:
@@ -179,6 +171,13 @@ def locked_pins_view(request):
 
 
 class SecretsForm(forms.Form):
+    # Asked first: a session left open must not choose its owner's secrets (casino.reauth).
+    current = forms.CharField(
+        label=gettext_lazy("current password or PIN"),
+        strip=False,
+        max_length=128,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
     password = forms.CharField(
         label=gettext_lazy("new password"),
         required=False,
@@ -226,30 +225,40 @@ class SecretsForm(forms.Form):
 @public
 @require_http_methods(["GET", "POST"])
 def change_secrets_view(request):
-    """A staff member chooses their own password and/or PIN; the only page a temporary one
-    opens (casino.middleware.TemporarySecretMiddleware). Checks its own credential: any
-    signed-in person, whatever their roles (a new account may hold none yet)."""
+    """A staff member chooses their own password and/or PIN, after typing their current
+    password or PIN (casino.reauth); the only page a temporary one opens
+    (casino.middleware.TemporarySecretMiddleware). Checks its own credential: any signed-in
+    person, whatever their roles (a new account may hold none yet)."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     form = SecretsForm(request.user, request.POST if request.method == "POST" else None)
+    status = 200
     if form.is_valid():
         try:
+            current_secret_confirm(request, staff=request.user, secret=form.cleaned_data["current"])
             staff_secrets_change(
                 staff=request.user,
                 password=form.cleaned_data["password"] or None,
                 pin=form.cleaned_data["pin"] or None,
             )
+        except SigninThrottled as exc:
+            form.add_error(None, exc.message)
+            status = exc.http_status
+        except CurrentSecretRefused as exc:
+            form.add_error("current", exc.message)
         except CasinoError as exc:
             form.add_error(None, exc.message)
         else:
             update_session_auth_hash(request, request.user)
             messages.success(request, _("Your new password or PIN is saved."))
             return redirect(_next(request))
+    if form.errors and status == 200:
+        status = 400
     return render(
         request,
         "casino/change_secrets.html",
         {"form": form, "next": request.GET.get("next", request.POST.get("next", ""))},
-        status=400 if form.errors else 200,
+        status=status,
     )
 
 

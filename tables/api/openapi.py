@@ -253,7 +253,11 @@ OPENAPI = {
     "paths": {
         "/api/login": {
             "post": {
-                "summary": "Sign in with employee number and PIN (counts toward the lockout)",
+                "summary": (
+                    "Sign in with employee number and PIN (counts toward the lockout and the "
+                    "throttle, as the sign-in page does; 429: wait, the source or tablet is "
+                    "throttled)"
+                ),
                 "security": [],
                 "requestBody": _body("Login"),
                 "responses": {

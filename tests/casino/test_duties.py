@@ -131,14 +131,19 @@ def test_a_temporary_password_must_be_changed_first(floor):
         ), path
     api = client.get("/api/tables/", HTTP_ACCEPT="application/json")
     assert api.status_code == 403 and api.json()["error"]["code"] == "secret_change_required"
+    # The current (temporary) password is asked first (issue 23, item 3).
     same = client.post(
         reverse("casino:change_secrets"),
-        {"password": NEW_PASSWORD, "password_again": NEW_PASSWORD},
+        {"current": NEW_PASSWORD, "password": NEW_PASSWORD, "password_again": NEW_PASSWORD},
     )
     assert same.status_code == 400
     changed = client.post(
         reverse("casino:change_secrets"),
-        {"password": "Her-Own-Secret-77", "password_again": "Her-Own-Secret-77"},
+        {
+            "current": NEW_PASSWORD,
+            "password": "Her-Own-Secret-77",
+            "password_again": "Her-Own-Secret-77",
+        },
     )
     assert changed.status_code == 302
     assert client.get(reverse("tables:table_list")).status_code == 200
@@ -162,7 +167,9 @@ def test_a_temporary_pin_signs_in_to_the_change_page_only_and_approves_nothing(f
     client.post(reverse("casino:pin_login"), {"employee_number": "2001", "pin": "8642"})
     page = client.get(reverse("tables:table_list"))
     assert page.status_code == 302 and reverse("casino:change_secrets") in page["Location"]
-    client.post(reverse("casino:change_secrets"), {"pin": "9753", "pin_again": "9753"})
+    client.post(  # the current (temporary) PIN is asked first (issue 23, item 3)
+        reverse("casino:change_secrets"), {"current": "8642", "pin": "9753", "pin_again": "9753"}
+    )
     assert client.get(reverse("tables:table_list")).status_code == 200
     assert pin_verify(employee_number="2001", pin="9753", role=Role.SUPERVISOR) == inspecteur
 

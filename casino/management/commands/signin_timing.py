@@ -36,7 +36,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, tries, floor, **options):
         logging.getLogger("django.request").setLevel(logging.ERROR)  # every try is a 403
-        overrides = {"SIGNIN_THROTTLE_SOURCE_FAILURES": 10**6}
+        # The locked account stays locked for the whole run (a first lock lasts a minute).
+        overrides = {"SIGNIN_THROTTLE_SOURCE_FAILURES": 10**6, "PIN_LOCKOUT_FIRST_SECONDS": 3600}
         if floor is not None:
             overrides["SIGNIN_FAILURE_MIN_SECONDS"] = floor
         try:
@@ -65,6 +66,7 @@ class Command(BaseCommand):
             "PIN, unknown number": lambda: self._pin(client, "no-such-number", "4321"),
             "PIN, wrong PIN": lambda: self._pin(client, wrong.employee_number, "0000", wrong),
             "PIN, locked (right PIN)": lambda: self._pin(client, locked.employee_number, "4321"),
+            "PIN, locked (wrong PIN)": lambda: self._pin(client, locked.employee_number, "4320"),
             "password, unknown name": lambda: self._password(client, "no-such-name"),
             "password, wrong": lambda: self._password(client, wrong.username, "x", wrong),
             "password, locked (right)": lambda: self._password(client, locked.username),
@@ -94,6 +96,12 @@ class Command(BaseCommand):
                 f"spread of the {page} page's medians: {max(medians) - min(medians):.1f} ms "
                 "(target: within the noise, a few ms)"
             )
+        right, wrong = (
+            statistics.median(figures[f"PIN, locked ({which} PIN)"]) for which in ("right", "wrong")
+        )
+        self.stdout.write(
+            f"locked account, right PIN / wrong PIN median: {right / wrong:.3f} (target: 1)"
+        )
 
     @staticmethod
     def _reset(staff):
