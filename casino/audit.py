@@ -307,37 +307,71 @@ def audit_or_batch(batch: list | None, **entry) -> None:
 # --- money records -------------------------------------------------------------------------
 
 
+RECORD_DIGESTED = "casino.record.digested"
+
+
 @dataclass(frozen=True)
 class SealedRecord:
     """A kind of money record whose content each of its audit entries fixes (a digest).
 
-    content(record): the record's content as JSON values, everything that must not change
-    without a new entry; the entry's subject is the record. codes: the entry codes that
-    carry the digest (the others about the record leave it alone). present(): the records
-    that must have such an entry (a queryset), for audit_verify."""
+    fields: the record's columns that must not change without a new entry (named, not "all
+    of them": a column added later must not change the digest of every older record).
+    content(record): what is digested, by default those fields; it may add related rows.
+    codes: the entry codes that carry the digest (the entry's subject is the record).
+    present(): the records that must have such an entry (a queryset), for audit_verify."""
 
     model: type
+    fields: tuple
     content: object
     codes: frozenset
     present: object
     name: str
 
+    def rows(self):
+        return self.present().only(*self.fields).order_by("pk")
+
 
 RECORDS: dict[str, SealedRecord] = {}
 
 
-def register_record(model, *, content, codes, present=None, name: str = "") -> None:
+def register_record(model, *, fields, codes, content=None, present=None, name: str = "") -> None:
     """Make `model`'s records tamper-evident: each entry whose code is in `codes` and whose
     subject is a record carries the digest of `content(record)` as it stands then, and
     audit_verify names a record that no longer matches its latest entry, one deleted, or
     one in `present()` with no entry (forged)."""
+    fields = tuple(fields)
     RECORDS[model._meta.label_lower] = SealedRecord(
         model=model,
-        content=content,
-        codes=frozenset(codes),
+        fields=fields,
+        content=content or (lambda record: {f: getattr(record, f) for f in fields}),
+        codes=frozenset(codes) | {RECORD_DIGESTED},
         present=present or (lambda: model._default_manager.all()),
         name=name or str(model._meta.verbose_name),
     )
+
+
+def digest_unrecorded() -> int:
+    """An entry carrying the digest of each registered record that has none, as it stands now:
+    for the records written before records were digested (migration 0008). Returns how many."""
+    written = 0
+    with transaction.atomic():
+        for label, record in RECORDS.items():
+            recorded = set(
+                AuditEntry.objects.filter(subject_type=label)
+                .exclude(record_digest="")
+                .values_list("subject_id", flat=True)
+            )
+            batch = []
+            for row in record.rows().iterator(chunk_size=2000):
+                if str(row.pk) in recorded:
+                    continue
+                batch.append({"actor": None, "code": RECORD_DIGESTED, "subject": row, "data": {}})
+                if len(batch) == 1000:
+                    written += len(audit_many(batch))
+                    batch = []
+            written += len(audit_many(batch))
+    seal_pending()
+    return written
 
 
 def content_digest(content) -> str:
@@ -483,26 +517,40 @@ def _record_break(label: str, record: SealedRecord) -> ChainBreak | None:
     entries.sort(key=lambda e: (e.position is None, e.position or 0, e.pk))
     latest = {entry.subject_id: entry for entry in entries}
     seen = set()
-    for row in record.present().order_by("pk").iterator(chunk_size=2000):
-        key = str(row.pk)
-        seen.add(key)
-        entry = latest.get(key)
-        if entry is None:
-            reason = (
-                f"{record.name} #{row.pk} has no audit entry that records it: forged, or its "
-                "entries deleted"
-            )
-            return ChainBreak(None, row.pk, record.name, reason)
-        if content_digest(record.content(row)) != entry.record_digest:
-            reason = (
-                f"{record.name} #{row.pk} no longer matches what its audit entry "
-                f"#{entry.pk} ({entry.code}) recorded of it: edited since"
-            )
-            return ChainBreak(entry, entry.pk, entry.code, reason)
-    for subject_id, entry in latest.items():
-        if subject_id not in seen:
+    for row in record.rows().iterator(chunk_size=2000):
+        seen.add(str(row.pk))
+        broken = _record_differs(record, row, latest.get(str(row.pk)))
+        if broken is not None:
+            return broken
+    # Recorded records that no longer look like records with money (a round's stage
+    # rewritten), or are gone.
+    left = {subject_id: entry for subject_id, entry in latest.items() if subject_id not in seen}
+    ids = [int(i) for i in left if i.isdigit()]
+    rows = record.model._default_manager.only(*record.fields).in_bulk(ids)
+    for subject_id, entry in left.items():
+        row = rows.get(int(subject_id)) if subject_id.isdigit() else None
+        if row is None:
             reason = f"{record.name} #{subject_id}, recorded by this entry, is missing: deleted"
             return ChainBreak(entry, entry.pk, entry.code, reason)
+        broken = _record_differs(record, row, entry)
+        if broken is not None:
+            return broken
+    return None
+
+
+def _record_differs(record: SealedRecord, row, entry: AuditEntry | None) -> ChainBreak | None:
+    if entry is None:
+        reason = (
+            f"{record.name} #{row.pk} has no audit entry that records it: forged, or its "
+            "entries deleted"
+        )
+        return ChainBreak(None, row.pk, record.name, reason)
+    if content_digest(record.content(row)) != entry.record_digest:
+        reason = (
+            f"{record.name} #{row.pk} no longer matches what its audit entry "
+            f"#{entry.pk} ({entry.code}) recorded of it: edited since"
+        )
+        return ChainBreak(entry, entry.pk, entry.code, reason)
     return None
 
 
