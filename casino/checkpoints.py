@@ -6,14 +6,16 @@ see `checkpoint_path`). The chain alone cannot show entries cut off its end (a T
 deleted tail); `audit_verify` compares the chain with every checkpoint, so it can.
 
 Written at every shift change (when the sealer seals the first entry of the new shift,
-casino.audit), by the sealer's sweep whenever the chain's head moved since the last line (every
-few seconds under play), and on demand (`manage.py audit_checkpoint`, e.g. before a backup); the shift report shows the one
-that closed its shift (`shift_checkpoint`). Each line carries an HMAC under the audit key, so
-a line written by someone without the key is refused. Make the file append-only for the
-server's user (`chattr +a`, or a log host), and copy it off the database server.
+casino.audit), by the sealer's sweep whenever the chain's head moved since the last line
+(every few seconds under play), and on demand (`manage.py audit_checkpoint`, e.g. before a
+backup); the shift report shows the one that closed its shift (`shift_checkpoint`). Each
+line carries an HMAC under the audit key, so a line written by someone without the key is
+refused. Make the file append-only for the server's user (`chattr +a`, or a log host), and
+copy it off the database server.
 
 A checkpoint also records the heads of the other chains that cannot show their own cut-off
-end (the meter ledger's banks: each bank's last line number and hash), under "heads". casino
+end (the meter ledger's banks: each bank's last line number and hash; the rounds that moved
+lately: each one's last event), under "heads". casino
 sits below the apps that own them, so each app registers here what to record and how to check
 it (`register_heads`); `audit_verify` then asks each one whether every head a checkpoint
 recorded is still in place (`heads_find_breaks`). A line written before heads existed has none
@@ -93,7 +95,9 @@ def heads_now() -> dict[str, list]:
         try:
             # A savepoint inside the caller's transaction: a failed read must not abort it.
             with transaction.atomic():
-                heads[name] = keeper.provide()
+                provided = keeper.provide()
+            if provided:  # nothing to record (no round moved lately) leaves the chain out
+                heads[name] = provided
         except Exception:
             log.exception("the %s heads could not be read for the audit checkpoint", name)
     return heads
