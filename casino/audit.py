@@ -46,13 +46,6 @@ GENESIS = "0" * 64
 # Any constant works; it only has to be the same for every holder. Only the sealer (and
 # audit_checkpoint) takes it now: no request waits for it.
 CHAIN_LOCK_KEY = 0x7A9151
-# "This transaction holds the chain's lock", for a SELECT list (PostgreSQL): a one-bigint
-# advisory key shows in pg_locks as classid (high half) and objid (low half).
-CHAIN_LOCK_HELD_SQL = (
-    "EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()"
-    " AND granted AND classid = %s AND objid = %s AND objsubid = 1)"
-)
-CHAIN_LOCK_HELD_PARAMS = [CHAIN_LOCK_KEY >> 32, CHAIN_LOCK_KEY & 0xFFFFFFFF]
 # Entries sealed per transaction of the sealer (it loops until none is left).
 SEAL_BATCH = 500
 
@@ -316,7 +309,9 @@ class SealedRecord:
 
     fields: the record's columns that must not change without a new entry (named, not "all
     of them": a column added later must not change the digest of every older record).
-    content(record): what is digested, by default those fields; it may add related rows.
+    content(record, code=None): what is digested, by default those fields; it may add
+    related rows. `code` is the entry being written (None when audit_verify recomputes): it
+    lets the writer skip reading what it knows to be empty; the result must not differ.
     codes: the entry codes that carry the digest (the entry's subject is the record).
     present(): the records that must have such an entry (a queryset), for audit_verify."""
 
@@ -343,7 +338,7 @@ def register_record(model, *, fields, codes, content=None, present=None, name: s
     RECORDS[model._meta.label_lower] = SealedRecord(
         model=model,
         fields=fields,
-        content=content or (lambda record: {f: getattr(record, f) for f in fields}),
+        content=content or (lambda record, code=None: {f: getattr(record, f) for f in fields}),
         codes=frozenset(codes) | {RECORD_DIGESTED},
         present=present or (lambda: model._default_manager.all()),
         name=name or str(model._meta.verbose_name),
@@ -385,7 +380,7 @@ def record_digest(subject, code: str) -> str:
     record = RECORDS.get(meta.label_lower) if meta else None
     if record is None or code not in record.codes:
         return ""
-    return content_digest(record.content(subject))
+    return content_digest(record.content(subject, code))
 
 
 # --- verification --------------------------------------------------------------------------

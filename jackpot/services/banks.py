@@ -42,7 +42,7 @@ def bank_create(*, slug: str, name: str, manager, **params) -> Bank:
         raise InvalidParameters(_("the bank code %(slug)r is empty or taken") % {"slug": slug})
     with transaction.atomic():
         bank = Bank.objects.create(slug=slug, name=name, status=Bank.Status.CLOSED, **clean)
-        claim_new_bank(bank.pk)  # ours alone until commit: bank_seed may lock it after audit
+        claim_new_bank(bank.pk)  # ours alone until commit
         audit(
             actor=manager,
             code="jackpot.bank.created",
