@@ -196,15 +196,18 @@ def seal_pending() -> int:
     """Seal every committed entry not sealed yet, in id order; returns how many. The only
     writer of positions and hashes, under the chain's lock. An entry whose own MAC does not
     hold (inserted without the key) is left unsealed and logged: audit_verify names it."""
-    sealed = 0
+    sealed = after = 0
     while True:
-        count, more = _seal_batch()
+        count, after = _seal_batch(after)
         sealed += count
-        if not more:
+        if after is None:
             return sealed
 
 
-def _seal_batch() -> tuple[int, bool]:
+def _seal_batch(after: int) -> tuple[int, int | None]:
+    """Seal up to SEAL_BATCH entries of id above `after`: (how many, the last id looked at,
+    or None when none is left). Ids only grow from batch to batch, so entries left unsealed
+    (forged) never hold up the ones after them."""
     with transaction.atomic():
         if connection.vendor == "postgresql":
             # Serialises sealers; released at commit. Positions are read and given under it,
@@ -212,12 +215,12 @@ def _seal_batch() -> tuple[int, bool]:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
         waiting = list(
-            AuditEntry.objects.filter(position__isnull=True).order_by("pk")[: SEAL_BATCH + 1]
+            AuditEntry.objects.filter(position__isnull=True, pk__gt=after).order_by("pk")[
+                :SEAL_BATCH
+            ]
         )
-        more = len(waiting) > SEAL_BATCH
-        waiting = waiting[:SEAL_BATCH]
         if not waiting:
-            return 0, False
+            return 0, None
         keys = known_keys()
         last = _head()
         position, previous = (last[0], last[1]) if last else (0, GENESIS)
@@ -247,8 +250,7 @@ def _seal_batch() -> tuple[int, bool]:
             sealed.append(entry)
         if sealed:
             AuditEntry.objects._seal(sealed)
-        # Forged entries left behind do not make a batch "more": they stay unsealed.
-        return len(sealed), more and bool(sealed)
+        return len(sealed), waiting[-1].pk if len(waiting) == SEAL_BATCH else None
 
 
 def seal_sweep() -> int:

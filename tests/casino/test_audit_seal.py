@@ -197,3 +197,26 @@ def test_writers_and_sealers_at_once_keep_one_valid_chain():
     positions = sorted(AuditEntry.objects.values_list("position", flat=True))
     assert positions == list(range(1, writers * per_writer + 1))
     assert find_break() is None
+
+
+def test_forged_entries_never_hold_up_the_ones_after_them(db, monkeypatch):
+    from casino import audit as audit_module
+
+    monkeypatch.setattr(audit_module, "SEAL_BATCH", 2)
+    atomic_audit(actor=None, code="test.entry", data={})
+    forged = []
+    for pk in audit_module._new_ids(3):  # as the sequence gives them
+        entry = AuditEntry(
+            id=pk,
+            created_at=timezone.now(),
+            code="forged",
+            data={},
+            key_id=audit_keys.key_id(KEY),
+            entry_mac="0" * 64,
+        )
+        forged.append(entry)
+    AuditEntry.objects.bulk_create(forged, _chained=True)
+    later = atomic_audit(actor=None, code="test.later", data={})
+    assert later.pk > forged[-1].pk
+    assert seal_pending() == 2
+    assert AuditEntry.objects.get(pk=later.pk).position == 2
