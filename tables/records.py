@@ -43,47 +43,54 @@ EMPTY_WHEN_WRITTEN = {
 }
 
 
+LINE_FIELDS = (
+    "pk",
+    "correction_id",
+    "seat",
+    "bet",
+    "stake_cents",
+    "net_cents",
+    "paid_from",
+    "hit_id",
+    "gaming_date",
+    "shift",
+    "at",
+)
+CORRECTION_FIELDS = (
+    "pk",
+    "number",
+    "key",
+    "reason",
+    "requested_by_id",
+    "supervisor_id",
+    "input",
+    "output",
+    "at",
+)
+REVERSAL_FIELDS = ("pk", "bank_id", "reference", "reason", "actor_id", "created_at")
+
+
 def round_money(round_: Round, code: str | None = None) -> dict:
     """Everything of a round's money that changes only with an entry of ROUND_MONEY_CODES.
     `code`: the entry being written (None: audit_verify, which reads it all)."""
     empty = EMPTY_WHEN_WRITTEN.get(code, set())
-    lines = SettlementLine.objects.filter(round_id=round_.pk).order_by("pk")
-    corrections = Correction.objects.filter(round_id=round_.pk).order_by("number")
-    reversals = PendingReversal.objects.filter(reference=f"round-{round_.pk}").order_by("pk")
+    related = {
+        "lines": (SettlementLine.objects.filter(round_id=round_.pk), LINE_FIELDS),
+        "corrections": (Correction.objects.filter(round_id=round_.pk), CORRECTION_FIELDS),
+        "reversals": (
+            PendingReversal.objects.filter(reference=f"round-{round_.pk}"),
+            REVERSAL_FIELDS,
+        ),
+    }
     return {
         "stage": round_.stage if round_.stage in Round.FINISHED else "",
         "settlement": round_.settlement,
         "settlement_input": round_.settlement_input,
         "settled_at": round_.settled_at,
-        "lines": []
-        if "lines" in empty
-        else list(
-            lines.values_list(
-                "pk",
-                "correction_id",
-                "seat",
-                "bet",
-                "stake_cents",
-                "net_cents",
-                "paid_from",
-                "hit_id",
-                "gaming_date",
-                "shift",
-                "at",
-            )
-        ),
-        "corrections": []
-        if "corrections" in empty
-        else list(
-            corrections.values_list(
-                "pk", "number", "key", "reason", "requested_by_id", "supervisor_id", "input", "at"
-            )
-        ),
-        "reversals": []
-        if "reversals" in empty
-        else list(
-            reversals.values_list("pk", "bank_id", "reference", "reason", "actor_id", "created_at")
-        ),
+        **{
+            name: [] if name in empty else list(rows.order_by("pk").values_list(*fields))
+            for name, (rows, fields) in related.items()
+        },
     }
 
 

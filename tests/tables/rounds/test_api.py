@@ -296,7 +296,7 @@ def test_every_round_endpoint_stays_within_its_query_budget(
 
 
 # On PostgreSQL a step's three writes are one statement (tables.services.round_writes) and the
-# audit entry's id comes with the chain's head: the README's benchmark counts these, so a
+# audit entry takes no lock (sealed after the commit): the README's benchmark counts these, so a
 # change that adds a round trip to a tap shows here (a round without progressive wagers:
 # the tests post contributions inline, a server on a worker). Each count includes the
 # request's session and its staff member with roles (2) and the test's savepoint (2); an
@@ -305,8 +305,9 @@ POSTGRES_STATEMENTS = {
     "open": 18,
     "wagers_placed": 8,  # the table's limits come with the round
     "step": 8,
-    "bets_locked": 13,  # + the audit entry: the chain's lock, its head and the entry
-    "settlement": 16,
+    "bets_locked": 13,  # + the audit entry: its id drawn, the entry (the chain's lock and
+    # head were two more before entries were sealed after the commit)
+    "settlement": 16,  # + the round's lines read for its money digest (tables.records)
 }
 
 
@@ -367,7 +368,8 @@ def test_the_settlement_preview_before_showdown_is_refused_in_the_engines_words(
 # read; a right PIN of a clean record writes nothing of its own), the independence of the
 # supervisor from the dealer, the round as every step reads it, the reversal queued (one
 # INSERT, no lock on the bank) and the bank's meter read, the step, and ONE batch of audit
-# entries (the PIN's approval, the void). 46 here two stops before (the PIN in a transaction
+# entries (the PIN's approval, the void; no lock of the chain, and the queued reversals read
+# for the round's money digest). 46 here two stops before (the PIN in a transaction
 # of its own, three batches), 28 before the reversal was queued (the bank locked, its queue
 # posted, the contribution read, a ledger line written, the totals saved). As above, the
 # count includes the request's session and staff member (2); it also includes the test's
