@@ -267,7 +267,7 @@ class AuditEntry(models.Model):
         _("entry MAC"), max_length=64, blank=True, default="", db_default=""
     )
     # The digest of the money record the entry is about, as it stood when the entry was
-    # written (casino.audit.register_record), or empty: audit_verify recomputes it.
+    # written (casino.audit_records.register_record), or empty: audit_verify recomputes it.
     record_digest = models.CharField(
         _("record digest"), max_length=64, blank=True, default="", db_default=""
     )

@@ -28,8 +28,9 @@ it; only lines written after the last checkpoint can still go unseen.
 
 from django.db.models import Max
 
-from casino.audit import ChainBreak, register_chain, register_record
+from casino.audit import ChainBreak, register_chain
 from casino.audit_keys import known_keys
+from casino.audit_records import register_record
 from casino.checkpoints import Checkpoint, register_heads
 from casino.models import AuditEntry
 from jackpot.models import LEDGER_GENESIS, Bank, Hit, MeterEntry, meter_entry_digest
@@ -220,7 +221,7 @@ register_heads(
 )
 
 # A hit is tamper-evident as the money records of the tables are: each of its entries carries
-# the digest of the hit as it then stood (casino.audit.register_record), so an amount, a
+# the digest of the hit as it then stood (casino.audit_records.register_record), so an amount, a
 # recorder or a state changed since, a hit deleted or one with no entry is named.
 register_record(
     Hit,

@@ -1,4 +1,4 @@
-"""A round's money made tamper-evident with the audit chain (casino.audit.register_record), and
+"""A round's money made tamper-evident with the audit chain (casino.audit_records.register_record), and
 the round events' heads recorded in every audit checkpoint (casino.checkpoints.register_heads).
 
 A round's money is what its confirmation, its void or its corrections wrote: the settlement
@@ -19,7 +19,8 @@ from datetime import timedelta
 from django.db.models import Q
 from django.utils import timezone
 
-from casino.audit import ChainBreak, register_record
+from casino.audit import ChainBreak
+from casino.audit_records import register_record
 from casino.checkpoints import register_heads
 from jackpot.models import PendingReversal
 from tables.models import Correction, Round, RoundEvent, SettlementLine

@@ -4,7 +4,7 @@ corrections and queued reversals, progressive hits, slips, drops) each get one a
 audit_verify names any change to it. Nothing existing is changed; the new entries are sealed
 at once.
 
-It runs the live code (casino.audit.digest_unrecorded, and each app's registered fields):
+It runs the live code (casino.audit_records.digest_unrecorded, and each app's registered fields):
 the digest is that code's, so it cannot be taken from the historical models. Each record's
 fields are named in its registration and loaded alone (`only`), so a column added by a later
 migration is never read here.
@@ -14,7 +14,7 @@ from django.db import migrations
 
 
 def digest_existing(apps, schema_editor):
-    from casino.audit import digest_unrecorded
+    from casino.audit_records import digest_unrecorded
 
     digest_unrecorded()
 

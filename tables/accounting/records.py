@@ -1,9 +1,9 @@
 """Fills, credits and drops made tamper-evident with the audit chain: each entry about a slip
-or a drop carries the digest of the record as it then stood (casino.audit.register_record), so
+or a drop carries the digest of the record as it then stood (casino.audit_records.register_record), so
 audit_verify names a total, a count, a state or a name changed since, a record deleted, or one
 with no entry. See docs/architecture/audit-chain.md."""
 
-from casino.audit import register_record
+from casino.audit_records import register_record
 from tables.accounting.models import ChipSlip, Drop
 
 SLIP_CODES = [

@@ -2,7 +2,8 @@ from django.core.management.base import BaseCommand
 from django.db import connection
 from django.utils.module_loading import autodiscover_modules
 
-from casino.audit import CHAINS, RECORDS, find_break, find_record_breaks
+from casino.audit import CHAINS, find_break
+from casino.audit_records import RECORDS, find_record_breaks
 from casino.checkpoints import HEADS, checkpoint_path, checkpoints_read, heads_find_breaks
 from casino.models import AuditEntry
 

@@ -1,6 +1,6 @@
 """Every money record is tamper-evident (issue 23, item 6): with the append-only triggers off,
 each of these edits passed `audit_verify` before; each is now caught and named. A record's
-audit entries carry the digest of the record as it then stood (casino.audit.register_record),
+audit entries carry the digest of the record as it then stood (casino.audit_records.register_record),
 the round events' heads are in the checkpoints, and the sealer's sweep checkpoints the chain.
 
 The attacker writes the database directly (on PostgreSQL after switching the row triggers off)
