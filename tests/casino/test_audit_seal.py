@@ -37,7 +37,9 @@ def test_an_entry_is_written_unsealed_with_its_own_mac(db):
     stored = AuditEntry.objects.get(pk=entry.pk)
     assert (stored.position, stored.hash, stored.prev_hash) == (None, None, "")
     assert stored.entry_mac == _entry_mac(stored, KEY)
-    assert verify()[0] == 0  # not sealed yet, but well within the allowed lag
+    code, message = verify()  # not sealed yet, but well within the allowed lag
+    assert code == 0 and message.startswith("Audit chain holds: 0 entries verified; ")
+    assert "1 entries written lately wait for the sealer." in message
 
 
 def test_the_sealer_seals_in_id_order_and_only_once(db):
