@@ -24,7 +24,6 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -48,10 +47,6 @@ GENESIS = "0" * 64
 CHAIN_LOCK_KEY = 0x7A9151
 # Entries sealed per transaction of the sealer (it loops until none is left).
 SEAL_BATCH = 500
-# The mark of a sealing task asked for and not started yet (in the shared cache); it expires
-# on its own should the task be lost (beat's sweep seals meanwhile).
-SEAL_ASKED = "casino.audit.seal-asked"
-SEAL_ASKED_SECONDS = 10
 
 
 class UnknownKey(Exception):
@@ -193,23 +188,7 @@ def ask_sealer() -> None:
     from casino.celery import delay_soon
     from casino.tasks import audit_seal
 
-    # One sealing task waiting at a time: under load many commits share one run (each run
-    # seals everything committed). The task clears the mark before it reads, so a commit
-    # that finds the mark is sealed by that run, and one after the clearing asks again.
-    try:
-        if not cache.add(SEAL_ASKED, True, timeout=SEAL_ASKED_SECONDS):
-            return
-    except Exception:  # the cache unreachable: ask anyway (a run too many seals nothing)
-        log.warning("the audit sealer's mark could not be set", exc_info=True)
     delay_soon(audit_seal)
-
-
-def sealer_started() -> None:
-    """Called by the sealing task before it reads: the next commit asks for a run again."""
-    try:
-        cache.delete(SEAL_ASKED)
-    except Exception:
-        log.warning("the audit sealer's mark could not be cleared", exc_info=True)
 
 
 def seal_pending() -> int:

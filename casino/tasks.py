@@ -8,7 +8,6 @@ from casino import audit
 
 @shared_task(name="casino.tasks.audit_seal", ignore_result=True)
 def audit_seal() -> int:
-    audit.sealer_started()
     return audit.seal_pending()
 
 

@@ -222,17 +222,3 @@ def test_forged_entries_never_hold_up_the_ones_after_them(db, monkeypatch):
     assert later.pk > forged[-1].pk
     assert seal_pending() == 2
     assert AuditEntry.objects.get(pk=later.pk).position == 2
-
-
-def test_one_sealing_task_waits_at_a_time(db, monkeypatch):
-    from casino import audit as audit_module
-    from casino import celery as celery_module
-
-    asked = []
-    monkeypatch.setattr(celery_module, "delay_soon", lambda task, *args: asked.append(task.name))
-    audit_module.ask_sealer()
-    audit_module.ask_sealer()  # a run is already asked for: it will seal this commit too
-    assert asked == ["casino.tasks.audit_seal"]
-    audit_module.sealer_started()  # the run reads from now on: the next commit asks again
-    audit_module.ask_sealer()
-    assert asked == ["casino.tasks.audit_seal"] * 2
