@@ -1,54 +1,62 @@
-"""The audit log: append-only, each entry chained to the previous one by an HMAC.
+"""The audit log: append-only, each entry sealed into one chain by an HMAC after it commits.
 
-`audit()` is called inside the service's transaction, so an entry exists exactly when the
-change it records was committed. `audit_many()` appends several at once (one lock, one read,
-one INSERT). `find_break()` recomputes every entry's MAC and link and compares the chain with
-the checkpoints kept outside the database (casino.checkpoints); it names the first entry that
-does not hold, a missing position (a deleted entry), or a cut-off end.
+A service writes its entries with `audit()` / `audit_many()` inside its own transaction: one
+INSERT, no lock, so an entry exists exactly when the change it records commits. Each entry
+carries its own MAC (`entry_mac`: its id and content under AUDIT_HMAC_KEY, casino.audit_keys,
+which the database never sees). After the commit the sealer (`seal_pending`, the Celery task
+casino.tasks.audit_seal, and beat's sweep every few seconds) takes the chain's lock, the only
+one, and gives each committed entry whose own MAC holds its `position` (1, 2, 3... with no
+gap), the previous entry's hash and its chain MAC (`hash`), in id order. That one UPDATE per
+entry is the only change a row ever sees: PostgreSQL refuses every other (migration 0007) and
+TRUNCATE (0006).
 
-Each entry has a `position` (1, 2, 3... with no gap) and its id, both assigned under the
-chain's lock before the INSERT, so the MAC covers them and the entry is inserted once, with its
-final hash: no row of the log is ever updated (PostgreSQL refuses it, migration 0004, and
-TRUNCATE too, migration 0006). The MAC is keyed by AUDIT_HMAC_KEY (casino.audit_keys), which
-the database never sees: without it nobody can write an entry that verifies.
+`find_break()` recomputes every sealed entry's MAC and link, compares the chain with the
+checkpoints kept outside the database (casino.checkpoints), names an unsealed entry whose own
+MAC does not hold (inserted without the key) or that is older than AUDIT_SEAL_MAX_LAG_SECONDS,
+and names an entry whose own MAC does not hold. The money records each entry may carry a
+digest of are in casino.audit_records.
+
+See docs/architecture/audit-chain.md.
 """
 
 import json
+import logging
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
 from casino.audit_keys import current_key_id, known_keys, mac
+from casino.audit_records import record_digest
 from casino.bulk import insert_many
-from casino.checkpoints import checkpoint_write, checkpoint_write_safely, checkpoints_read
+from casino.checkpoints import (
+    checkpoint_write,
+    checkpoint_write_safely,
+    checkpoints_read,
+    last_checkpoint_position,
+)
 from casino.clock import stamp
 from casino.models import AuditEntry
 
+log = logging.getLogger("casino.audit")
+
 GENESIS = "0" * 64
-# Any constant works; it only has to be the same for every writer of the chain.
+# Any constant works; it only has to be the same for every holder. Only the sealer (and
+# audit_checkpoint) takes it now: no request waits for it.
 CHAIN_LOCK_KEY = 0x7A9151
-# "This transaction holds the chain's lock", for a SELECT list (PostgreSQL): a one-bigint
-# advisory key shows in pg_locks as classid (high half) and objid (low half).
-CHAIN_LOCK_HELD_SQL = (
-    "EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()"
-    " AND granted AND classid = %s AND objid = %s AND objsubid = 1)"
-)
-CHAIN_LOCK_HELD_PARAMS = [CHAIN_LOCK_KEY >> 32, CHAIN_LOCK_KEY & 0xFFFFFFFF]
+# Entries sealed per transaction of the sealer (it loops until none is left).
+SEAL_BATCH = 500
 
 
 class UnknownKey(Exception):
     pass
 
 
-def _digest(entry: AuditEntry, key: str | None = None) -> str:
-    """The entry's MAC under its key (entry.key_id; `key` overrides it)."""
-    if key is None:
-        key = known_keys().get(entry.key_id)
-        if key is None:
-            raise UnknownKey(entry.key_id)
+def _content(entry: AuditEntry) -> dict:
+    """What an entry says, without its place in the chain."""
     body = {
         "id": entry.pk,
-        "position": entry.position,
         "key_id": entry.key_id,
         "created_at": entry.created_at.isoformat(),
         "actor": entry.actor_id,
@@ -58,43 +66,58 @@ def _digest(entry: AuditEntry, key: str | None = None) -> str:
         "data": entry.data,
         "gaming_date": entry.gaming_date.isoformat() if entry.gaming_date else None,
         "shift": entry.shift,
-        "prev_hash": entry.prev_hash,
     }
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
-    return mac(key, canonical.encode())
+    # Absent from entries written before records were digested (and from migration 0006's
+    # model of an entry, which reseals with this digest).
+    if getattr(entry, "record_digest", ""):
+        body["record_digest"] = entry.record_digest
+    return body
 
 
-# The chain's head and the new entries' ids in one statement, after the chain's lock is
-# granted (in the same statement as the lock, the head would be read from the snapshot taken
-# before the wait, and could be stale).
-_HEAD_AND_IDS = (
-    "SELECT h.position, h.hash, h.id, h.gaming_date, h.shift, n.ids FROM"
-    " (SELECT array_agg(nextval(pg_get_serial_sequence('{table}', 'id'))) AS ids"
-    "  FROM generate_series(1, %s)) n"
-    " LEFT JOIN LATERAL (SELECT position, hash, id, gaming_date, shift FROM {table}"
-    "  ORDER BY position DESC LIMIT 1) h ON true"
-)
+def _canonical(body: dict) -> bytes:
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), default=str).encode()
 
 
-def _head_and_ids(count: int) -> tuple[tuple | None, list[int]]:
-    """The chain's last entry (position, hash, id, gaming date, shift), None when empty, and
-    ids for `count` new entries, taken under the chain's lock so that the MAC can cover them
-    (a renumbered entry then shows) and they grow with the position."""
+def _digest(entry: AuditEntry, key: str | None = None) -> str:
+    """The entry's chain MAC under its key (entry.key_id; `key` overrides it): its content,
+    position and the previous entry's hash."""
+    if key is None:
+        key = known_keys().get(entry.key_id)
+        if key is None:
+            raise UnknownKey(entry.key_id)
+    body = {**_content(entry), "position": entry.position, "prev_hash": entry.prev_hash}
+    return mac(key, _canonical(body))
+
+
+def _entry_mac(entry: AuditEntry, key: str) -> str:
+    """The entry's own MAC, made by its writer: what the sealer checks before sealing it."""
+    return mac(key, _canonical({**_content(entry), "entry": True}))
+
+
+def _entry_mac_holds(entry: AuditEntry, keys: dict) -> bool:
+    key = keys.get(entry.key_id)
+    return key is not None and bool(entry.entry_mac) and entry.entry_mac == _entry_mac(entry, key)
+
+
+def _new_ids(count: int) -> list[int]:
+    """Ids for `count` new entries, drawn before the INSERT so that the entry's own MAC can
+    cover its id (a copy of an entry under another id then fails it)."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(_HEAD_AND_IDS.format(table=AuditEntry._meta.db_table), [count])
-            *last, ids = cursor.fetchone()
-        return (tuple(last) if last[0] is not None else None), sorted(ids)
+            cursor.execute(
+                "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+                [AuditEntry._meta.db_table, count],
+            )
+            return sorted(row[0] for row in cursor.fetchall())
     # SQLite: writers are serialised by the database itself (IMMEDIATE transactions).
-    last = _head()
     top = AuditEntry.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-    start = max(top, last[2] if last else 0) + 1
-    return last, list(range(start, start + count))
+    return list(range(top + 1, top + 1 + count))
 
 
 def _head() -> tuple | None:
     return (
-        AuditEntry.objects.order_by("-position")
+        AuditEntry.objects.filter(position__isnull=False)
+        .order_by("-position")
         .values_list("position", "hash", "pk", "gaming_date", "shift")
         .first()
     )
@@ -117,40 +140,21 @@ def _actor_id(item: dict):
 def audit_many(entries: list[dict]) -> list[AuditEntry]:
     """Append several entries, in order, in one INSERT. Each item takes the keywords of
     `audit()` (`actor` or `actor_id`, `code`, `subject`, `data`). Must run inside the
-    transaction of the changes they record."""
+    transaction of the changes they record. The entries come back unsealed (no position nor
+    hash yet): the sealer seals them after the commit."""
     if not connection.in_atomic_block:
         raise RuntimeError("audit() must be called inside transaction.atomic()")
     if not entries:
         return []
-    if connection.vendor == "postgresql":
-        # Serialises writers of the chain; released at commit. Positions are read and
-        # assigned under it, so they stay contiguous.
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
-    last, ids = _head_and_ids(len(entries))
-    position, previous = (last[0], last[1]) if last else (0, GENESIS)
+    ids = _new_ids(len(entries))
     now = timezone.now()
     gaming_date, shift = stamp(now)
-    if last is not None and (last[3], last[4]) != (gaming_date, shift):
-        # The first entry of a new shift: the chain's head at the end of the last one goes
-        # outside the database.
-        # After commit: then that entry is surely committed, even if this very transaction
-        # wrote it; a rollback writes nothing, and the next writer sees the change again.
-        closed = {
-            "position": last[0],
-            "hash": last[1],
-            "entry_id": last[2],
-            "gaming_date": last[3],
-            "shift": last[4],
-            "reason": "shift_change",
-        }
-        transaction.on_commit(lambda: checkpoint_write_safely(**closed))
     key_id = current_key_id()
     key = known_keys()[key_id]
     rows = []
     for pk, item in zip(ids, entries, strict=True):
-        subject_type, subject_id = _subject_ref(item.get("subject"))
-        position += 1
+        subject = item.get("subject")
+        subject_type, subject_id = _subject_ref(subject)
         entry = AuditEntry(
             id=pk,
             created_at=now,
@@ -161,20 +165,108 @@ def audit_many(entries: list[dict]) -> list[AuditEntry]:
             data=json.loads(json.dumps(item.get("data") or {}, default=str)),
             gaming_date=gaming_date,
             shift=shift,
-            position=position,
             key_id=key_id,
-            prev_hash=previous,
+            record_digest=record_digest(subject, item["code"]),
         )
-        entry.hash = previous = _digest(entry, key)
+        entry.entry_mac = _entry_mac(entry, key)
         rows.append(entry)
     if connection.vendor == "postgresql":
-        return insert_many(rows, key="position", include_pk=True)
-    return AuditEntry.objects.bulk_create(rows, _chained=True)
+        insert_many(rows, key="id", include_pk=True)
+    else:
+        AuditEntry.objects.bulk_create(rows, _chained=True)
+    # robust: the change is committed whatever happens to the hand-off (beat's sweep seals
+    # what a lost hand-off left).
+    transaction.on_commit(ask_sealer, robust=True)
+    return rows
+
+
+def ask_sealer() -> None:
+    """Have the sealer run soon (now, with eager Celery), after the caller's commit. Through
+    the project's hand-off (casino.celery.delay_soon), not Celery's delay_on_commit: the
+    request does not wait for the broker, and with the broker down the entry is still
+    sealed (here) rather than the committed change answered with a 500."""
+    from casino.celery import delay_soon
+    from casino.tasks import audit_seal
+
+    delay_soon(audit_seal)
+
+
+def seal_pending() -> int:
+    """Seal every committed entry not sealed yet, in id order; returns how many. The only
+    writer of positions and hashes, under the chain's lock. An entry whose own MAC does not
+    hold (inserted without the key) is left unsealed and logged: audit_verify names it."""
+    sealed = after = 0
+    while True:
+        count, after = _seal_batch(after)
+        sealed += count
+        if after is None:
+            return sealed
+
+
+def _seal_batch(after: int) -> tuple[int, int | None]:
+    """Seal up to SEAL_BATCH entries of id above `after`: (how many, the last id looked at,
+    or None when none is left). Ids only grow from batch to batch, so entries left unsealed
+    (forged) never hold up the ones after them."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            # Serialises sealers; released at commit. Positions are read and given under it,
+            # so they stay contiguous.
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
+        waiting = list(
+            AuditEntry.objects.filter(position__isnull=True, pk__gt=after).order_by("pk")[
+                :SEAL_BATCH
+            ]
+        )
+        if not waiting:
+            return 0, None
+        keys = known_keys()
+        last = _head()
+        position, previous = (last[0], last[1]) if last else (0, GENESIS)
+        sealed = []
+        for entry in waiting:
+            if not _entry_mac_holds(entry, keys):
+                log.error(
+                    "audit entry #%s (%s) not sealed: its MAC does not hold", entry.pk, entry.code
+                )
+                continue
+            if last is not None and (last[3], last[4]) != (entry.gaming_date, entry.shift):
+                # The first entry of a new shift: the chain's head at the end of the last one
+                # goes outside the database, once this seal is committed.
+                closed = {
+                    "position": last[0],
+                    "hash": last[1],
+                    "entry_id": last[2],
+                    "gaming_date": last[3],
+                    "shift": last[4],
+                    "reason": "shift_change",
+                }
+                transaction.on_commit(lambda closed=closed: checkpoint_write_safely(**closed))
+            position += 1
+            entry.position, entry.prev_hash = position, previous
+            entry.hash = previous = _digest(entry, keys[entry.key_id])
+            last = (position, entry.hash, entry.pk, entry.gaming_date, entry.shift)
+            sealed.append(entry)
+        if sealed:
+            AuditEntry.objects._seal(sealed)
+        return len(sealed), waiting[-1].pk if len(waiting) == SEAL_BATCH else None
+
+
+def seal_sweep() -> int:
+    """Beat's sweep: seal what no hand-off sealed, then checkpoint the chain's head if it
+    moved since the last checkpoint, so that entries cut off its end show within a sweep."""
+    sealed = seal_pending()
+    head = _head()
+    if head is not None and head[0] > last_checkpoint_position():
+        audit_checkpoint(reason="sweep")
+    return sealed
 
 
 def audit_checkpoint(reason: str = "requested") -> dict | None:
     """Write a checkpoint of the chain's head now (None when the log is empty), with the heads
-    of the chains registered in casino.checkpoints (each bank's last ledger line)."""
+    of the chains registered in casino.checkpoints (each bank's last ledger line...). What
+    is committed and not sealed yet is sealed first: the checkpoint covers it."""
+    seal_pending()
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
@@ -199,12 +291,14 @@ def audit(*, actor, code: str, subject=None, data: dict | None = None) -> AuditE
 
 def audit_or_batch(batch: list | None, **entry) -> None:
     """`audit(**entry)` now, or, given `batch` (a list), add the entry to it for the caller to
-    write with its own entries (audit_many) in the same transaction: one lock of the chain and
-    one read of its head for them all."""
+    write with its own entries (audit_many) in the same transaction: one INSERT for them all."""
     if batch is None:
         audit(**entry)
     else:
         batch.append(entry)
+
+
+# --- verification --------------------------------------------------------------------------
 
 
 class ChainBreak:
@@ -221,10 +315,15 @@ class ChainBreak:
         return f"entry #{self.id} ({self.code}): {self.reason}"
 
 
+def seal_max_lag() -> timedelta:
+    return timedelta(seconds=settings.AUDIT_SEAL_MAX_LAG_SECONDS)
+
+
 def find_break() -> ChainBreak | None:
     """Walk the chain; name the first entry whose MAC, link or position is wrong, a missing
     entry, an entry that differs from a checkpoint, or an end cut off before the last
-    checkpoint. A checkpoint file line that is not genuine is a break too."""
+    checkpoint; then an unsealed entry that is forged or waited too long for its seal. A
+    checkpoint file line that is not genuine is a break too."""
     checkpoints, forged_lines = checkpoints_read()
     if forged_lines:
         return ChainBreak(None, 0, "checkpoint", forged_lines[0])
@@ -234,7 +333,8 @@ def find_break() -> ChainBreak | None:
     keys = known_keys()
     previous = GENESIS
     previous_id = previous_position = 0
-    for entry in AuditEntry.objects.order_by("position").iterator(chunk_size=2000):
+    sealed = AuditEntry.objects.filter(position__isnull=False).order_by("position")
+    for entry in sealed.iterator(chunk_size=2000):
         if entry.position <= previous_position:
             reason = (
                 f"its position {entry.position} is not after the previous entry's "
@@ -243,7 +343,7 @@ def find_break() -> ChainBreak | None:
             return ChainBreak(entry, entry.pk, entry.code, reason)
         if entry.position != previous_position + 1:
             # Ids may have gaps without tampering (a rolled-back insert burns a sequence
-            # value); positions may not: they are assigned under the chain's lock.
+            # value); positions may not: they are given under the chain's lock.
             first, last = previous_position + 1, entry.position - 1
             gone = f"position {first} is" if first == last else f"positions {first} to {last} are"
             reason = f"{gone} missing (deleted) between entry #{previous_id} and this one"
@@ -279,6 +379,32 @@ def find_break() -> ChainBreak | None:
                 "(truncated, or the last entries deleted)"
             )
             return ChainBreak(None, furthest.entry_id or 0, "end of chain", reason)
+    return _unsealed_break(keys)
+
+
+def _unsealed_break(keys: dict) -> ChainBreak | None:
+    """An entry not sealed yet is fine while the sealer is due; one whose own MAC does not
+    hold was inserted without the key, and one older than the allowed lag was held back (or
+    the sealer is down): both are breaks."""
+    overdue = timezone.now() - seal_max_lag()
+    for entry in AuditEntry.objects.filter(position__isnull=True).order_by("pk").iterator():
+        if entry.key_id not in keys:
+            reason = (
+                f"it is not sealed and its key id {entry.key_id!r} is not a known key (forged, "
+                "or the key is missing from AUDIT_HMAC_PREVIOUS_KEYS)"
+            )
+            return ChainBreak(entry, entry.pk, entry.code, reason)
+        if not _entry_mac_holds(entry, keys):
+            reason = "it is not sealed and its content does not match its MAC (forged or edited)"
+            return ChainBreak(entry, entry.pk, entry.code, reason)
+        if entry.created_at < overdue:
+            waited = int((timezone.now() - entry.created_at).total_seconds())
+            reason = (
+                f"it is still not sealed {waited} s after it was written (more than "
+                f"AUDIT_SEAL_MAX_LAG_SECONDS = {settings.AUDIT_SEAL_MAX_LAG_SECONDS}): the "
+                "sealer is not running, or the entry was held back"
+            )
+            return ChainBreak(entry, entry.pk, entry.code, reason)
     return None
 
 

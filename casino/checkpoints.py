@@ -5,14 +5,17 @@ AUDIT_CHECKPOINT_PATH (a setting or environment variable; by default named after
 see `checkpoint_path`). The chain alone cannot show entries cut off its end (a TRUNCATE, a
 deleted tail); `audit_verify` compares the chain with every checkpoint, so it can.
 
-Written at every shift change (by the first entry of the new shift, casino.audit) and on
-demand (`manage.py audit_checkpoint`, e.g. before a backup); the shift report shows the one
-that closed its shift (`shift_checkpoint`). Each line carries an HMAC under the audit key, so
-a line written by someone without the key is refused. Make the file append-only for the
-server's user (`chattr +a`, or a log host), and copy it off the database server.
+Written at every shift change (when the sealer seals the first entry of the new shift,
+casino.audit), by the sealer's sweep whenever the chain's head moved since the last line
+(every few seconds under play), and on demand (`manage.py audit_checkpoint`, e.g. before a
+backup); the shift report shows the one that closed its shift (`shift_checkpoint`). Each
+line carries an HMAC under the audit key, so a line written by someone without the key is
+refused. Make the file append-only for the server's user (`chattr +a`, or a log host), and
+copy it off the database server.
 
 A checkpoint also records the heads of the other chains that cannot show their own cut-off
-end (the meter ledger's banks: each bank's last line number and hash), under "heads". casino
+end (the meter ledger's banks: each bank's last line number and hash; the rounds that moved
+lately: each one's last event), under "heads". casino
 sits below the apps that own them, so each app registers here what to record and how to check
 it (`register_heads`); `audit_verify` then asks each one whether every head a checkpoint
 recorded is still in place (`heads_find_breaks`). A line written before heads existed has none
@@ -92,7 +95,9 @@ def heads_now() -> dict[str, list]:
         try:
             # A savepoint inside the caller's transaction: a failed read must not abort it.
             with transaction.atomic():
-                heads[name] = keeper.provide()
+                provided = keeper.provide()
+            if provided:  # nothing to record (no round moved lately) leaves the chain out
+                heads[name] = provided
         except Exception:
             log.exception("the %s heads could not be read for the audit checkpoint", name)
     return heads
@@ -208,6 +213,25 @@ def checkpoints_read() -> tuple[list[Checkpoint], list[str]]:
             )
         )
     return good, bad
+
+
+def last_checkpoint_position() -> int:
+    """The position the file's last line recorded (0 when there is none), read from its end
+    only: the sealer's sweep asks it every few seconds. Genuineness is audit_verify's job."""
+    path = checkpoint_path()
+    try:
+        with path.open("rb") as file:
+            file.seek(0, os.SEEK_END)
+            file.seek(max(0, file.tell() - 65536))
+            lines = [line for line in file.read().splitlines() if line.strip()]
+    except FileNotFoundError:
+        return 0
+    for raw in reversed(lines):
+        try:
+            return int(json.loads(raw)["position"])
+        except (ValueError, KeyError, TypeError):
+            continue  # a line cut by the 64 KiB window, or not a checkpoint: the one before
+    return 0
 
 
 def shift_checkpoint(gaming_date, shift: str) -> Checkpoint | None:

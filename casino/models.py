@@ -263,8 +263,9 @@ class AuditLogIsAppendOnly(Exception):
 
 
 class AuditEntryQuerySet(models.QuerySet):
-    # Entries are written only by casino.audit (audit(), audit_many()), hash included, in
-    # one INSERT: nothing ever updates a row, and PostgreSQL refuses it too (migration 0004).
+    # Entries are written only by casino.audit (audit(), audit_many()) in one INSERT, and
+    # sealed once by its sealer (position, previous hash, hash: `_seal`); nothing else ever
+    # updates a row, and PostgreSQL refuses it too (migration 0007).
     def update(self, **kwargs):
         raise AuditLogIsAppendOnly("the audit log is append-only: entries cannot be changed")
 
@@ -281,6 +282,15 @@ class AuditEntryQuerySet(models.QuerySet):
 
     def update_or_create(self, *args, **kwargs):
         raise AuditLogIsAppendOnly("the audit log is append-only: entries cannot be changed")
+
+    def _seal(self, objs) -> None:
+        """For casino.audit's sealer only: give unsealed entries their place in the chain.
+        A plain QuerySet, since this one refuses every update."""
+        models.QuerySet(model=self.model, using=self.db).bulk_update(
+            objs, ["position", "prev_hash", "hash"]
+        )
+
+    _seal.queryset_only = False  # on the manager too, though private
 
 
 class AuditEntry(models.Model):
@@ -301,13 +311,24 @@ class AuditEntry(models.Model):
     data = models.JSONField(_("data"), default=dict, blank=True)
     gaming_date = models.DateField(_("gaming date"), null=True, blank=True)
     shift = models.CharField(_("shift"), max_length=8, blank=True)
-    # 1, 2, 3... with no gap: a missing number is a deleted entry (casino.audit.find_break).
-    # It is in the digest instead of the id, so the hash is known before the INSERT.
-    position = models.PositiveBigIntegerField(_("position"), unique=True)
-    # Which key made the hash (casino.audit_keys: a fingerprint, never the key itself).
+    # The entry's own MAC (its id and content, not its place in the chain), made by the writer:
+    # the sealer seals only entries whose MAC holds, so a row inserted without the key is
+    # never sealed (casino.audit). Empty on entries written before sealing existed.
+    entry_mac = models.CharField(
+        _("entry MAC"), max_length=64, blank=True, default="", db_default=""
+    )
+    # The digest of the money record the entry is about, as it stood when the entry was
+    # written (casino.audit_records.register_record), or empty: audit_verify recomputes it.
+    record_digest = models.CharField(
+        _("record digest"), max_length=64, blank=True, default="", db_default=""
+    )
+    # Given by the sealer, after the entry's commit (null until then): 1, 2, 3... with no gap;
+    # a missing number is a deleted entry (casino.audit.find_break).
+    position = models.PositiveBigIntegerField(_("position"), unique=True, null=True, blank=True)
+    # Which key made the MACs (casino.audit_keys: a fingerprint, never the key itself).
     key_id = models.CharField(_("key id"), max_length=32, blank=True, default="")
-    prev_hash = models.CharField(_("previous hash"), max_length=64)
-    hash = models.CharField(_("hash"), max_length=64, unique=True)
+    prev_hash = models.CharField(_("previous hash"), max_length=64, blank=True, default="")
+    hash = models.CharField(_("hash"), max_length=64, unique=True, null=True, blank=True)
 
     objects = AuditEntryQuerySet.as_manager()
 

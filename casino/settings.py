@@ -289,9 +289,16 @@ JACKPOT_POSTING_SYNC_COMMIT = env_bool("JACKPOT_POSTING_SYNC_COMMIT", False)
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "15"))
 HEARTBEAT_SILENT_SECONDS = float(os.environ.get("HEARTBEAT_SILENT_SECONDS", "60"))
 
+# The audit chain's sealer (casino.audit): an entry not sealed this many seconds after it was
+# written is a break for audit_verify (the sealer is down, or the entry was held back).
+AUDIT_SEAL_MAX_LAG_SECONDS = int(os.environ.get("AUDIT_SEAL_MAX_LAG_SECONDS", "60"))
+
 # The progressive's meter readings (every 15 minutes, and within a minute of each shift
 # change) and its reconciliation of the cached meters against the ledger (see jackpot.tasks).
 CELERY_BEAT_SCHEDULE: dict = {
+    # Seals the audit entries no hand-off sealed (a lost task) and checkpoints the chain's
+    # head when it moved, so that a cut-off end shows within seconds (casino.audit).
+    "audit-seal-sweep": {"task": "casino.tasks.audit_seal_sweep", "schedule": 10.0},
     "jackpot-meter-readings": {
         "task": "jackpot.tasks.meter_readings_periodic",
         "schedule": crontab(minute="*/15"),

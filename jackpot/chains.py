@@ -30,9 +30,10 @@ from django.db.models import Max
 
 from casino.audit import ChainBreak, register_chain
 from casino.audit_keys import known_keys
+from casino.audit_records import register_record
 from casino.checkpoints import Checkpoint, register_heads
 from casino.models import AuditEntry
-from jackpot.models import LEDGER_GENESIS, Bank, MeterEntry, meter_entry_digest
+from jackpot.models import LEDGER_GENESIS, Bank, Hit, MeterEntry, meter_entry_digest
 
 # audit data key -> ledger line field, for a contribution.
 CONTRIBUTION_FIELDS = {
@@ -217,4 +218,34 @@ register_heads(
     provide=ledger_heads,
     find_break=ledger_heads_find_break,
     describe=lambda head: f"bank {head['bank']} at line {head['seq']}, hash {head['hash']}",
+)
+
+# A hit is tamper-evident as the money records of the tables are: each of its entries carries
+# the digest of the hit as it then stood (casino.audit_records.register_record), so an amount, a
+# recorder or a state changed since, a hit deleted or one with no entry is named.
+register_record(
+    Hit,
+    fields=(
+        "bank_id",
+        "order",
+        "table_label",
+        "seat",
+        "level",
+        "percent",
+        "amount_cents",
+        "meter_before_cents",
+        "meter_after_cents",
+        "reference",
+        "state",
+        "recorded_at",
+        "gaming_date",
+        "shift",
+        "recorded_by_id",
+        "verified_by_id",
+        "verified_at",
+        "paid_by_id",
+        "paid_at",
+    ),
+    codes=["jackpot.hit.recorded", "jackpot.hit.verified", "jackpot.hit.paid"],
+    name="progressive hit",
 )

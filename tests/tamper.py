@@ -28,3 +28,14 @@ def audit_verify() -> tuple[int, str]:
     except SystemExit as exc:
         return exc.code, err.getvalue()
     return 0, out.getvalue()
+
+
+def sealed(entries: list) -> list:
+    """`entries` as the sealer leaves them. A test's transaction never commits, so the sealer
+    that runs after each commit (casino.audit.ask_sealer) is called here instead."""
+    from casino.audit import seal_pending
+    from casino.models import AuditEntry
+
+    seal_pending()
+    by_id = AuditEntry.objects.in_bulk([e.pk for e in entries])
+    return [by_id[e.pk] for e in entries]

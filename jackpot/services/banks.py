@@ -45,7 +45,7 @@ def bank_create(*, slug: str, name: str, manager, name_en: str = "", **params) -
         bank = Bank.objects.create(
             slug=slug, name=name, name_en=name_en, status=Bank.Status.CLOSED, **clean
         )
-        claim_new_bank(bank.pk)  # ours alone until commit: bank_seed may lock it after audit
+        claim_new_bank(bank.pk)  # ours alone until commit
         audit(
             actor=manager,
             code="jackpot.bank.created",

@@ -17,7 +17,7 @@ from django.db import connection, transaction
 from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext_lazy as _
 
-from casino.audit import CHAIN_LOCK_HELD_PARAMS, CHAIN_LOCK_HELD_SQL, audit_many
+from casino.audit import audit_many
 from casino.bulk import insert_many
 from casino.celery import delay_soon
 from jackpot import feed
@@ -51,11 +51,9 @@ def bank_lock_and_post(bank_id: int) -> Bank:
     hit_record does not post again to a bank this transaction already locked (contributions
     committed meanwhile are posted right after this transaction commits).
 
-    Lock order: a transaction locks its bank(s) BEFORE it writes any audit entry (the chain's
-    lock is then taken after the bank's, by everyone). On PostgreSQL this refuses, with a
-    RuntimeError, to lock a bank not already locked by this transaction once the transaction
-    has audited something; the tables layer must therefore call it before auditing anything.
-    Locking the same bank again in the same transaction is always allowed.
+    No lock order with the audit chain: a writer of audit entries takes no lock (the sealer
+    takes the chain's, after the commit, and never a bank's), so a bank may be locked before
+    or after auditing. Locking the same bank again in the same transaction is always allowed.
     """
     return lock_bank(bank_id, post="always")
 
@@ -69,11 +67,6 @@ def lock_bank(bank_id: int, *, post: str) -> Bank:
     if connection.vendor == "postgresql":
         held = _held_by_this_transaction()
         first = bank_id not in held["locked"]
-        if first and bank_id not in held["claimed"] and held["chain"]:
-            raise RuntimeError(
-                "bank_lock_and_post() after the audit chain's lock: lock the bank first, then "
-                "audit (one lock order, or two transactions can deadlock)"
-            )
         if getattr(settings, "JACKPOT_ASYNC_COMMIT", False):
             with connection.cursor() as cursor:
                 # Opt-in (JACKPOT_ASYNC_COMMIT, docs/operations/settings.md): the commit
@@ -93,9 +86,9 @@ def lock_bank(bank_id: int, *, post: str) -> Bank:
 
 
 def claim_new_bank(bank_id: int) -> None:
-    """A bank row inserted by this transaction may be locked after the audit: no other
-    transaction sees the row before commit, so none can wait for it (bank_create, the
-    admin's add)."""
+    """A bank row inserted by this transaction counts as held by it (bank_create, the
+    admin's add): no other transaction sees the row before commit, so what is posted to it
+    meanwhile is posted in this transaction (`banks_locked_here`)."""
     if connection.vendor == "postgresql" and connection.in_atomic_block:
         _held_by_this_transaction()["claimed"].add(bank_id)
 
@@ -113,18 +106,15 @@ def banks_locked_here() -> set[int]:
 
 
 def _held_by_this_transaction() -> dict:
-    """{"chain": does this transaction hold the audit chain's lock, "locked": bank ids it
-    locked, "claimed": bank ids it created}. Keyed by the transaction id, so nothing leaks
-    to the next transaction."""
+    """{"locked": bank ids this transaction locked, "claimed": bank ids it created}. Keyed
+    by the transaction id, so nothing leaks to the next transaction."""
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT pg_current_xact_id()::text, {CHAIN_LOCK_HELD_SQL}", CHAIN_LOCK_HELD_PARAMS
-        )
-        xid, chain = cursor.fetchone()
+        cursor.execute("SELECT pg_current_xact_id()::text")
+        (xid,) = cursor.fetchone()
     known = getattr(connection, "jackpot_held_banks", None)
     if known is None or known[0] != xid:
         known = connection.jackpot_held_banks = (xid, {"locked": set(), "claimed": set()})
-    return {"chain": chain, **known[1]}
+    return dict(known[1])
 
 
 def split_contribution(bank: Bank, wagered_cents: int) -> dict:

@@ -9,3 +9,7 @@ class AccountingConfig(AppConfig):
     name = "tables.accounting"
     label = "accounting"
     verbose_name = _("Table accounting")
+
+    def ready(self) -> None:
+        # Registers the slips and drops with the audit chain in every process that writes them.
+        import tables.accounting.records  # noqa: F401

@@ -48,8 +48,8 @@ def get_locked(model, pk):
     """The row, locked until commit. FOR NO KEY UPDATE (every lock in the project is): it
     still excludes every other writer of the row, but not the foreign-key checks PostgreSQL
     makes at COMMIT for rows that only point at it. A plain FOR UPDATE made such a commit
-    wait for us while we waited for the audit chain's lock it held: a deadlock, seen with
-    20 tables opening their first rounds at once."""
+    wait for us while we waited for the audit chain's lock it held (when every writer took
+    that lock): a deadlock, seen with 20 tables opening their first rounds at once."""
     try:
         return model.objects.select_for_update(no_key=True).get(pk=pk)
     except model.DoesNotExist:

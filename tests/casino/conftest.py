@@ -3,6 +3,7 @@
 import pytest
 from django.utils import translation
 
+from casino.audit import seal_pending
 from casino.models import AuditEntry
 from casino.roles import Role
 from tests.factories import make_staff
@@ -25,6 +26,7 @@ def english():
 
 
 def codes_about(staff) -> list[str]:
+    seal_pending()  # as after each commit: the entries' order is the chain's
     return list(
         AuditEntry.objects.filter(subject_type="casino.staff", subject_id=str(staff.pk))
         .order_by("position")

@@ -7,7 +7,7 @@ from django.urls import reverse
 from casino.audit import GENESIS, atomic_audit, audit, find_break, verify_chain
 from casino.models import AuditEntry, AuditLogIsAppendOnly, Pit, Property
 from tests.tamper import audit_verify as run_audit_verify
-from tests.tamper import write_unguarded
+from tests.tamper import sealed, write_unguarded
 
 
 def tamper(statement: str, params: list | None = None) -> None:
@@ -15,7 +15,7 @@ def tamper(statement: str, params: list | None = None) -> None:
 
 
 def write(n: int) -> list[AuditEntry]:
-    return [atomic_audit(actor=None, code="test.entry", data={"n": i}) for i in range(n)]
+    return sealed([atomic_audit(actor=None, code="test.entry", data={"n": i}) for i in range(n)])
 
 
 def test_entries_are_chained_from_the_genesis(db):

@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from casino import clock
 from casino.audit import GENESIS, _digest, audit, audit_many, find_break, verify_chain
 from casino.models import AuditEntry, Property, Shift
-from tests.tamper import write_unguarded
+from tests.tamper import sealed, write_unguarded
 
 
 def tamper(statement: str, params: list | None = None) -> None:
@@ -18,7 +18,8 @@ def tamper(statement: str, params: list | None = None) -> None:
 
 def batch(n: int, **extra) -> list[AuditEntry]:
     with transaction.atomic():
-        return audit_many([{"code": "test.batch", "data": {"n": i}, **extra} for i in range(n)])
+        written = audit_many([{"code": "test.batch", "data": {"n": i}, **extra} for i in range(n)])
+    return sealed(written)
 
 
 def test_a_batch_is_chained_in_order_with_contiguous_positions(db, dealer):
@@ -37,6 +38,7 @@ def test_a_batch_is_chained_in_order_with_contiguous_positions(db, dealer):
 def test_a_single_audit_and_a_batch_share_one_chain(db):
     with transaction.atomic():
         one = audit(actor=None, code="test.one", data={})
+    (one,) = sealed([one])
     rows = batch(2)
     assert rows[0].prev_hash == one.hash and rows[0].position == one.position + 1
     assert find_break() is None

@@ -14,6 +14,7 @@ from casino.audit import audit
 from casino.audit_words import CODES, code_words
 from casino.roles import Role
 from tests.factories import make_staff
+from tests.tamper import sealed
 
 pytestmark = pytest.mark.django_db
 LIST = "/admin/casino/auditentry/"
@@ -37,7 +38,7 @@ def log(monkeypatch, auditor, casino_property):
         with transaction.atomic():
             written.append(audit(actor=person, code=code, data={"object": "UTH 1"}))
     monkeypatch.setattr(timezone, "now", lambda: now)
-    return {"camille": camille, "dominique": dominique, "entries": written}
+    return {"camille": camille, "dominique": dominique, "entries": sealed(written)}
 
 
 def _rows(html: str) -> list[str]:

@@ -21,7 +21,7 @@ from casino.checkpoints import checkpoints_read, shift_checkpoint
 from casino.models import AuditEntry
 from tests.factories import PropertyFactory
 from tests.tamper import audit_verify as verify
-from tests.tamper import write_unguarded
+from tests.tamper import sealed, write_unguarded
 
 KEY = "test-audit-key-" + "k" * 40
 OLD_KEY = "test-audit-old-key-" + "o" * 40
@@ -38,7 +38,7 @@ def sql(statement: str, params: list | None = None) -> None:
 
 
 def write(n: int) -> list[AuditEntry]:
-    return [atomic_audit(actor=None, code="test.entry", data={"n": i}) for i in range(n)]
+    return sealed([atomic_audit(actor=None, code="test.entry", data={"n": i}) for i in range(n)])
 
 
 def sha256_digest(entry: AuditEntry) -> str:

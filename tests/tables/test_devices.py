@@ -9,6 +9,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import RequestFactory
 from django.utils import timezone, translation
 
+from casino.audit import seal_pending
 from casino.models import AuditEntry
 from tables import services
 from tables.devices.cookie import BINDING_COOKIE
@@ -155,6 +156,7 @@ def test_binding_a_bound_tablet_again_replaces_its_binding(bound, other_table, s
     assert not old.is_active and old.revoked_by == supervisor
     assert device_binding_for(old_raw) is None
     assert device_binding_for(new_raw).table == other_table
+    seal_pending()  # as after the commit
     revoked = AuditEntry.objects.get(code="tables.device.revoked")
     assert revoked.data["reason"] == "rebound"
     assert AuditEntry.objects.filter(code="tables.device.bound").last().data["replaces"] == old.pk

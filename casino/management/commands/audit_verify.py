@@ -3,6 +3,7 @@ from django.db import connection
 from django.utils.module_loading import autodiscover_modules
 
 from casino.audit import CHAINS, find_break
+from casino.audit_records import RECORDS, find_record_breaks
 from casino.checkpoints import HEADS, checkpoint_path, checkpoints_read, heads_find_breaks
 from casino.models import AuditEntry
 
@@ -11,8 +12,11 @@ class Command(BaseCommand):
     help = (
         "Verify the audit log: every entry's MAC and link, no missing position, and agreement "
         "with the checkpoints kept outside the database (casino.checkpoints); then the other "
-        "chains (meter ledger, round events) and the heads the checkpoints recorded of them "
-        "(each bank's last ledger line). Exit 0 when it holds, 1 naming the first break."
+        "chains (meter ledger, round events), the money records against the digests their "
+        "entries carry (rounds' settlements and lines, corrections, queued reversals, hits, "
+        "slips, drops), and the heads the checkpoints recorded of the chains (each bank's last "
+        "ledger line, each recent round's last event). Exit 0 when it holds, 1 naming the "
+        "first break."
     )
 
     def handle(self, *args, **options):
@@ -36,6 +40,13 @@ class Command(BaseCommand):
                 where = f"#{broken.id} ({broken.code})" if broken.entry else broken.code
                 self.stderr.write(f"{name.capitalize()} BROKEN at {where}: {broken.reason}")
                 raise SystemExit(1)
+        # The money records: each must match the digest its latest entry carries.
+        for name, broken in find_record_breaks():
+            where = (
+                f"entry #{broken.id} ({broken.code})" if broken.entry else f"{name} #{broken.id}"
+            )
+            self.stderr.write(f"{name.capitalize()} records BROKEN at {where}: {broken.reason}")
+            raise SystemExit(1)
         checkpoints = checkpoints_read()[0]
         # What the chains cannot show themselves: their end cut off, with the row that counts
         # their lines rewritten to match. Only a checkpoint outside the database still knows.
@@ -43,7 +54,8 @@ class Command(BaseCommand):
             where = f"#{broken.id} ({broken.code})" if broken.entry else broken.code
             self.stderr.write(f"{name.capitalize()} BROKEN at {where}: {broken.reason}")
             raise SystemExit(1)
-        count = AuditEntry.objects.count()
+        count = AuditEntry.objects.filter(position__isnull=False).count()
+        waiting = AuditEntry.objects.filter(position__isnull=True).count()
         against = (
             f"; agrees with {len(checkpoints)} checkpoints (last: position "
             f"{max(c.position for c in checkpoints)}) in {checkpoint_path()}"
@@ -53,8 +65,16 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(f"Audit chain holds: {count} entries verified{against}.")
         )
+        if waiting:  # each younger than AUDIT_SEAL_MAX_LAG_SECONDS, its own MAC checked
+            self.stdout.write(f"{waiting} entries written lately wait for the sealer.")
         for name in CHAINS:
             self.stdout.write(self.style.SUCCESS(f"{name.capitalize()} verified: no break."))
+        for record in RECORDS.values():
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"{record.name.capitalize()} records: each matches its latest audit entry."
+                )
+            )
         for name in HEADS:
             recording = [c for c in checkpoints if name in c.heads]
             heads = sum(len(c.heads[name]) for c in recording)

@@ -5,6 +5,7 @@ import datetime as dt
 
 import pytest
 
+from casino.audit import seal_pending
 from casino.models import AuditEntry
 from tables.accounting import services
 from tables.accounting.errors import AccountingRefused
@@ -25,6 +26,7 @@ def test_a_manager_enters_the_drop_and_entering_it_again_replaces_it(table, mana
     )
     assert Drop.objects.count() == 1
     assert (drop.cash_cents, drop.markers_cents, drop.total_cents) == (1_200_000, 50_000, 1_250_000)
+    seal_pending()  # as after the commit
     last = AuditEntry.objects.filter(code="accounting.drop.entered").order_by("-position").first()
     assert last.data["before"] == {"cash": 1_000_000, "markers": 0}
 

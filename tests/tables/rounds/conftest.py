@@ -6,6 +6,7 @@ import itertools
 
 import pytest
 
+from casino.audit import seal_pending
 from casino.roles import Role
 from tables import services
 from tables.services import rounds
@@ -126,6 +127,7 @@ def floor_picture(*, but_pin_checks: bool = False) -> dict:
     from jackpot.models import Bank, Hit, MeterEntry, PendingContribution
     from tables.models import Correction, IdempotentWrite, Round, RoundEvent, SettlementLine
 
+    seal_pending()  # as after each commit: the entries' order is the chain's
     codes = AuditEntry.objects.order_by("position").values_list("code", flat=True)
     return {
         "rounds": list(

@@ -296,18 +296,19 @@ def test_every_round_endpoint_stays_within_its_query_budget(
 
 
 # On PostgreSQL a step's three writes are one statement (tables.services.round_writes) and the
-# audit entry's id comes with the chain's head: docs/benchmarks.md ("Round API: 8 tables against
-# `make serve`") counts these, so a change that adds a round trip to a tap shows here (a round
-# without progressive wagers: the tests post contributions inline, a server on a worker). Each
-# count includes the request's session and its staff member with roles (2) and the test's
+# audit entry takes no lock (sealed after the commit): docs/benchmarks.md ("Round API: 8 tables
+# against `make serve`") counts these, so a change that adds a round trip to a tap shows here (a
+# round without progressive wagers: the tests post contributions inline, a server on a worker).
+# Each count includes the request's session and its staff member with roles (2) and the test's
 # savepoint (2); an audited step also reads the property's clock here (2 each time), which a
 # server has cached.
 POSTGRES_STATEMENTS = {
     "open": 18,
     "wagers_placed": 8,  # the table's limits come with the round
     "step": 8,
-    "bets_locked": 13,  # + the audit entry: the chain's lock, its head and the entry
-    "settlement": 16,
+    "bets_locked": 13,  # + the audit entry: its id drawn, the entry (the chain's lock and
+    # head were two more before entries were sealed after the commit)
+    "settlement": 16,  # + the round's lines read for its money digest (tables.records)
 }
 
 
@@ -368,7 +369,8 @@ def test_the_settlement_preview_before_showdown_is_refused_in_the_engines_words(
 # read; a right PIN of a clean record writes nothing of its own), the independence of the
 # supervisor from the dealer, the round as every step reads it, the reversal queued (one
 # INSERT, no lock on the bank) and the bank's meter read, the step, and ONE batch of audit
-# entries (the PIN's approval, the void). 46 here two stops before (the PIN in a transaction
+# entries (the PIN's approval, the void; no lock of the chain, and the queued reversals read
+# for the round's money digest). 46 here two stops before (the PIN in a transaction
 # of its own, three batches), 28 before the reversal was queued (the bank locked, its queue
 # posted, the contribution read, a ledger line written, the totals saved). As above, the
 # count includes the request's session and staff member (2); it also includes the test's
@@ -385,6 +387,7 @@ def test_on_postgresql_a_void_approval_makes_the_statements_the_benchmark_counts
     from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
 
+    from casino.audit import seal_pending
     from casino.models import AuditEntry
     from jackpot import services as jackpot
     from jackpot.models import MeterEntry, PendingReversal
@@ -396,6 +399,7 @@ def test_on_postgresql_a_void_approval_makes_the_statements_the_benchmark_counts
     )
     tablet.send({"kind": "bets_locked"})
     tablet.send({"kind": "irregularity_declared", "irregularity": "preflop_card_exposed"})
+    seal_pending()  # as after each commit
     top = AuditEntry.objects.order_by("position").last().position
     credentials = {"employee_number": supervisor.employee_number, "pin": SUPERVISOR_PIN}
     # As on a server, where the bank was made long before: this transaction (the test's) has
@@ -406,7 +410,10 @@ def test_on_postgresql_a_void_approval_makes_the_statements_the_benchmark_counts
     connection.jackpot_held_banks = held
     statements = [q["sql"] for q in queries.captured_queries]
     assert len(statements) <= VOID_APPROVAL_STATEMENTS, "\n".join(statements)
-    assert sum("pg_advisory_xact_lock" in sql for sql in statements) == 1  # one batch
+    # One batch of audit entries, one INSERT, and no lock of the chain: the sealer takes it
+    # after the commit (casino.audit).
+    assert sum('INSERT INTO "casino_auditentry"' in sql for sql in statements) == 1
+    assert not any("pg_advisory_xact_lock" in sql for sql in statements)
     assert not any("FOR NO KEY UPDATE" in sql and "jackpot_bank" in sql for sql in statements)
     waiting = PendingReversal.objects.get(bank=progressive)
     assert (waiting.entry_id, waiting.actor_id) == (None, supervisor.pk)
@@ -415,6 +422,7 @@ def test_on_postgresql_a_void_approval_makes_the_statements_the_benchmark_counts
         jackpot.bank_lock_and_post(progressive.pk)
     waiting.refresh_from_db()
     assert waiting.entry.kind == MeterEntry.Kind.REVERSAL
+    seal_pending()
     written = AuditEntry.objects.filter(position__gt=top).order_by("position")
     assert [(e.code, e.actor_id) for e in written] == [
         ("casino.pin.approved", supervisor.pk),

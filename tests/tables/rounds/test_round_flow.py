@@ -4,6 +4,7 @@ import json
 import subprocess
 import sys
 
+from casino.audit import seal_pending
 from jackpot.models import Bank, Hit, MeterEntry
 from tables.models import Round, RoundEvent, SettlementLine
 from tables.services.rounds import state_of
@@ -93,8 +94,10 @@ def test_a_confirmation_with_hits_audits_each_hit_then_the_settlement_in_one_bat
         board=["7h", "6h", "5h", "Kc", "2d"],
         dealer_cards=["Qc", "Qd"],
     )
+    seal_pending()  # as after each commit
     top = AuditEntry.objects.order_by("position").last().position
     done = felt.step("settlement_confirmed")
+    seal_pending()
     hits = [h["hit"] for h in done["settlement"]["progressive"]["hits"]]
     assert len(hits) == 2
     written = list(AuditEntry.objects.filter(position__gt=top).order_by("position"))

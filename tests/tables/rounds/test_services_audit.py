@@ -4,6 +4,7 @@ progressive wagers once, under the round's reference, however often the lock is 
 
 import copy
 
+from casino.audit import seal_pending
 from casino.models import AuditEntry
 from jackpot.models import Bank, MeterEntry, PendingContribution
 from tables.models import Round, RuleSet
@@ -20,6 +21,7 @@ from tests.tables.rounds.conftest import (
 
 def _round_entries(after: int) -> list[tuple[str, int, str]]:
     """(code, actor, subject) of the audit entries written since position `after`."""
+    seal_pending()  # as after each commit
     return list(
         AuditEntry.objects.filter(position__gt=after)
         .order_by("position")
@@ -28,6 +30,7 @@ def _round_entries(after: int) -> list[tuple[str, int, str]]:
 
 
 def _top() -> int:
+    seal_pending()  # as after each commit
     last = AuditEntry.objects.order_by("-position").first()
     return last.position if last else 0
 

@@ -25,7 +25,7 @@ class Command(BaseCommand):
         "Time what the alerts cost on the floor's own data, inside one transaction rolled back "
         "at the end (nothing is kept, nothing is announced): the receivers' work after each "
         "settlement (no big win, then a big win on every seat), the pit's open-alert list, "
-        "the periodic check. It holds the audit chain's lock while it runs: use a copy or the "
+        "the periodic check. It holds the rows it locks while it runs: use a copy or the "
         "demo floor, not a live one."
     )
 
