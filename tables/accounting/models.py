@@ -265,6 +265,10 @@ class LineSummary(models.Model):
     rounds = models.PositiveIntegerField(_("rounds"))
     stake_cents = models.BigIntegerField(_("stake (cents)"))
     net_cents = models.BigIntegerField(_("net (cents)"))
+    # Progressive lines only: Σ over the wagers of the other seats of the round with a
+    # progressive wager (the Envy each could be paid). Rows rolled up before it was kept say
+    # 0 until `accounting_summarize --rebuild`.
+    rivals = models.PositiveIntegerField(_("progressive rivals"), default=0)
 
     class Meta:
         verbose_name = _("settlement summary")

@@ -271,7 +271,7 @@ def _line_groups(period: Period, by: str, done: set) -> list[dict]:
                 **{
                     k: v
                     for k, v in line_sums().items()
-                    if k in ("lines", "seats", "rounds", "stake", "net")
+                    if k in ("lines", "seats", "rounds", "stake", "net", "rivals")
                 }
             )
             .order_by()
@@ -282,7 +282,7 @@ def _line_groups(period: Period, by: str, done: set) -> list[dict]:
                     "ruleset": r["round__ruleset_id"],
                     "bet": r["bet"],
                     "paid_from": r["paid_from"],
-                    **{k: r[k] for k in ("lines", "seats", "rounds", "stake", "net")},
+                    **{k: r[k] for k in ("lines", "seats", "rounds", "stake", "net", "rivals")},
                 }
             )
     if done:
@@ -296,6 +296,7 @@ def _line_groups(period: Period, by: str, done: set) -> list[dict]:
                 rounds=Sum("rounds"),
                 stake=Sum("stake_cents"),
                 net=Sum("net_cents"),
+                rivals=Sum("rivals"),
             )
             .order_by()
         ):
@@ -305,7 +306,7 @@ def _line_groups(period: Period, by: str, done: set) -> list[dict]:
                     "ruleset": r["ruleset_id"],
                     "bet": r["bet"],
                     "paid_from": r["paid_from"],
-                    **{k: r[k] for k in ("lines", "seats", "rounds", "stake", "net")},
+                    **{k: r[k] for k in ("lines", "seats", "rounds", "stake", "net", "rivals")},
                 }
             )
     return groups
@@ -497,8 +498,7 @@ def _daily(period: Period, done: set, rule_edges: dict, counted_by_day: dict, *,
     sums = {
         "stake": Coalesce(Sum("stake_cents", filter=ORIGINAL), 0),
         "net": Coalesce(Sum("net_cents"), 0),
-        "seats": Count("id", filter=ORIGINAL),
-        "rounds": Count("round", distinct=True, filter=ORIGINAL),
+        "rivals": line_sums()["rivals"],
     }
     groups = []
     open_days = [d for d in period.days if d not in done]
@@ -516,28 +516,25 @@ def _daily(period: Period, done: set, rule_edges: dict, counted_by_day: dict, *,
             .annotate(
                 stake=Sum("stake_cents"),
                 net=Sum("net_cents"),
-                seats=Sum("seats"),
-                rounds=Sum("rounds"),
+                rivals=Sum("rivals"),
             )
             .order_by()
         )
     win: dict = defaultdict(int)
     handles: dict = defaultdict(lambda: defaultdict(int))  # (day, ruleset) -> bet -> handle
-    seats: dict = defaultdict(lambda: [0, 0])  # (day, ruleset) -> [seats, rounds]
+    rivals: dict = defaultdict(int)  # (day, ruleset) -> Envy rivals of its progressive wagers
     for g in groups:
         day, ruleset = g["gaming_date"], g["rules"]
         if g["paid_from"] == HOUSE:
             win[day] -= g["net"]
-            if g["bet"] == "ante":
-                seats[(day, ruleset)][0] += g["seats"]
-                seats[(day, ruleset)][1] += g["rounds"]
         handles[(day, ruleset)][g["bet"]] += g["stake"]
+        rivals[(day, ruleset)] += g["rivals"] or 0
     theoretical: dict = defaultdict(Fraction)
     for (day, ruleset), by_bet in handles.items():
-        found_seats, rounds = seats[(day, ruleset)]
         if rule_edges.get(ruleset) is not None:
-            other = Fraction(found_seats, rounds) - 1 if rounds else Fraction(0)
-            theoretical[day] += theoretical_fraction(by_bet, rule_edges[ruleset], other_seats=other)
+            theoretical[day] += theoretical_fraction(
+                by_bet, rule_edges[ruleset], rivals=rivals[(day, ruleset)]
+            )
     figures = []
     for day in period.days:
         counted = counted_by_day.get(day)
@@ -575,6 +572,7 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
 
     rows: dict = {}
     handles: dict = defaultdict(lambda: defaultdict(int))  # (key, ruleset) -> bet -> handle
+    rivals: dict = defaultdict(int)  # (key, ruleset) -> Envy rivals of its progressive wagers
 
     def row(key) -> ReportRow:
         if key not in rows:
@@ -596,15 +594,17 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
             r.rounds += g["rounds"]
             r.seats += g["seats"]
         handles[(g["key"], g["ruleset"])][g["bet"]] += g["stake"]
+        rivals[(g["key"], g["ruleset"])] += g["rivals"] or 0
     theoretical: dict = defaultdict(Fraction)
     for (key, ruleset), by_bet in handles.items():
         r = row(key)
-        other_seats = Fraction(r.seats, r.rounds) - 1 if r.rounds else Fraction(0)
         ruleset_edges = rule_edges.get(ruleset)
         if ruleset_edges is None or ruleset_edges.base is None:
             r.theoretical_partial = True
         if ruleset_edges is not None:
-            theoretical[key] += theoretical_fraction(by_bet, ruleset_edges, other_seats=other_seats)
+            theoretical[key] += theoretical_fraction(
+                by_bet, ruleset_edges, rivals=rivals[(key, ruleset)]
+            )
     for key, r in rows.items():
         r.theoretical = round(theoretical.get(key, Fraction(0)))
     for key, figures in counted.items():

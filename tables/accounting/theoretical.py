@@ -10,8 +10,9 @@ bets only, and says so, rather than guess).
 
 Two simplifications, both stated on the report: the progressive's return is taken at the
 bank's reset amount (the meter at each wager is not kept on the lines; at reset the return is
-lowest, so this theoretical is the house's highest), and Envy is priced per progressive wager
-times the period's average number of other seats at the table.
+lowest, so this theoretical is the house's highest). Envy is charged per progressive wager for
+each *other seat of its round with a progressive wager* (only such a seat can trigger it): the
+lines count those "rivals" (`summary.line_sums`), so the charge is exact, not an average.
 """
 
 import json
@@ -31,8 +32,9 @@ class Edges:
     base_source: str  # the published figure's sources ("" when computed)
     trips: Fraction | None  # computed by the engine
     progressive: Fraction | None  # computed by the engine, at the bank's reset amount
-    envy: Fraction | None  # the Envy the house pays, per unit of progressive handle
+    envy: Fraction | None  # the Envy the house pays per rival, per unit of progressive handle
     base_computed: bool = False  # `base` is the exact edge of the computed par sheet
+    envy_cents: Fraction = Fraction(0)  # the Envy the house pays one wager per rival, in cents
 
     def of(self, bet: str) -> Fraction | None:
         return {"ante": self.base, "trips": self.trips, "progressive": self.progressive}.get(bet)
@@ -53,17 +55,18 @@ def _edges_of(rules_key: str, reset_cents: int, computed_base: Fraction | None) 
             wager_cents=wager,
         ).expected_return
     )
-    envy = paymath.envy_cost(
+    envy_math = paymath.envy_cost(
         rules.envy, wager_cents=wager, min_wager_cents=rules.envy_min_wager_cents
-    ).cost_per_wager
+    )
     base = computed_base if published is None else published.house_edge
     return Edges(
         base=base,
         base_source="" if published is None else "; ".join(published.sources),
         trips=trips,
         progressive=progressive,
-        envy=envy,
+        envy=envy_math.cost_per_wager,
         base_computed=computed_base is not None,
+        envy_cents=envy_math.cost_per_other_seat_cents,
     )
 
 
@@ -75,11 +78,10 @@ def edges(
     return _edges_of(json.dumps(rules_json, sort_keys=True), reset_cents, computed_base)
 
 
-def theoretical_fraction(
-    handles: dict[str, int], e: Edges, *, other_seats: Fraction = Fraction(0)
-) -> Fraction:
+def theoretical_fraction(handles: dict[str, int], e: Edges, *, rivals: int = 0) -> Fraction:
     """Σ handle x edge over the bets that have one, minus the Envy expected on the
-    progressive wagers (`other_seats`: the average number of other seats at the table).
+    progressive wagers (`rivals`: Σ over the progressive wagers of the other seats of the
+    same round with a progressive wager).
     Without a published base-game edge the Ante, Blind and Play are left out (`e.base` None:
     the caller says the figure is partial)."""
     total = Fraction(0)
@@ -87,4 +89,4 @@ def theoretical_fraction(
         edge = e.of(bet)
         if edge is not None:
             total += handle * edge
-    return total - handles.get("progressive", 0) * e.envy * other_seats
+    return total - e.envy_cents * rivals

@@ -8,7 +8,7 @@ import pytest
 from casino.clock import current_property
 from jackpot.models import Bank
 from tables.accounting.reports import Period, report
-from tables.accounting.theoretical import edges
+from tables.accounting.theoretical import edges, theoretical_fraction
 from tables.rules import paymath
 from tables.rules.ruleset import parse_rules
 from tests.tables.rounds.conftest import deal_to
@@ -114,3 +114,63 @@ def test_a_computed_par_sheet_gives_the_base_game_edge_of_any_variant(
     assert row.theoretical == round(
         2_000 * sheet.edge + 2_000 * trips + 200 * progressive_edge - 200 * envy
     )
+
+
+def _one_seat_off_the_progressive(felt):
+    """The standard round of seats 1 and 2, seat 2 without a progressive wager."""
+    place = felt.wagers
+
+    def wagers(seat, **bets):
+        return place(seat, **{**bets, "progressive": 100 if seat == 1 else 0})
+
+    felt.wagers = wagers
+    deal_to(felt, "settled")
+
+
+def test_envy_is_charged_per_other_seat_with_a_progressive_wager_only(felt):
+    """Two seats, one on the progressive: its Envy has no rival that can trigger it (seat 2
+    has no progressive wager), so no Envy is charged, not 1 x the cost per other seat as the
+    average of other seats at the table would have it."""
+    _one_seat_off_the_progressive(felt)
+    row = report(Period.of("day", current_property().gaming_date())).rows[0]
+    rules = parse_rules(felt.table.ruleset.engine_rules())
+    reset = Bank.objects.get().reset_cents
+    trips = paymath.trips_math(rules.trips_paytable).house_edge
+    progressive = (
+        1
+        - paymath.progressive_math(
+            rules.progressive_paytable, meter_cents=reset, reset_cents=reset, wager_cents=100
+        ).expected_return
+    )
+    expected = 2_000 * Fraction(2185, 100_000) + 2_000 * trips + 100 * progressive
+    assert row.theoretical == round(expected)
+    # Envy per other seat is under a cent (0.29), so one round cannot show it: the count of
+    # rivals the theoretical is charged on is what must be 0 (the average would say 1).
+    from tables.accounting.reports import _line_groups
+
+    day = Period.of("day", current_property().gaming_date())
+    groups = [g for g in _line_groups(day, "table", set()) if g["bet"] == "progressive"]
+    assert [g["rivals"] for g in groups] == [0]
+    found = edges(felt.table.ruleset.engine_rules(), reset_cents=reset)
+    assert (
+        found.envy_cents == paymath.envy_cost(rules.envy, wager_cents=100).cost_per_other_seat_cents
+    )
+    assert (
+        theoretical_fraction({"progressive": 100}, found, rivals=3)
+        == 100 * progressive - 3 * found.envy_cents
+    )
+
+
+def test_a_rolled_up_day_charges_envy_per_rival_as_its_lines_do(felt):
+    """Both seats on the progressive: two wagers with one rival each, in the lines and in
+    the roll-up alike."""
+    from tables.accounting.models import LineSummary
+    from tables.accounting.summary import summarize_day
+
+    deal_to(felt, "settled")
+    day = current_property().gaming_date()
+    before = report(Period.of("day", day)).rows[0].theoretical
+    summarize_day(day)
+    rivals = LineSummary.objects.filter(bet="progressive").values_list("rivals", flat=True)
+    assert sum(rivals) == 2
+    assert report(Period.of("day", day)).rows[0].theoretical == before
