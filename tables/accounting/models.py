@@ -269,6 +269,9 @@ class LineSummary(models.Model):
     # progressive wager (the Envy each could be paid). Rows rolled up before it was kept say
     # 0 until `accounting_summarize --rebuild`.
     rivals = models.PositiveIntegerField(_("progressive rivals"), default=0)
+    # Σ stake² of the original lines (the win's variance is each bet's per unit² times it);
+    # 0 on rows rolled up before it was kept, until `accounting_summarize --rebuild`.
+    stake_squares = models.BigIntegerField(_("stakes squared (cents²)"), default=0)
 
     class Meta:
         verbose_name = _("settlement summary")

@@ -8,7 +8,7 @@ reports read a rolled-up day from here and any other day from the lines themselv
 import datetime as dt
 
 from django.db import transaction
-from django.db.models import Case, Count, IntegerField, OuterRef, Q, Subquery, Sum, Value, When
+from django.db.models import Case, Count, F, IntegerField, OuterRef, Q, Subquery, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -51,6 +51,8 @@ def line_sums():
         "rounds": Count("round", distinct=True, filter=ORIGINAL),
         "stake": Coalesce(Sum("stake_cents", filter=ORIGINAL), 0),
         "net": Coalesce(Sum("net_cents"), 0),
+        # Σ stake² of each bet: a bet's variance is its variance per unit² times it.
+        "squares": Coalesce(Sum(F("stake_cents") * F("stake_cents"), filter=ORIGINAL), 0),
         "rivals": Coalesce(Sum(_rivals(), filter=ORIGINAL & Q(bet=PROGRESSIVE)), 0),
     }
 
@@ -104,6 +106,7 @@ def summarize_day(gaming_date: dt.date, *, prop: Property | None = None) -> int:
             stake_cents=r["stake"],
             net_cents=r["net"],
             rivals=r["rivals"],
+            stake_squares=r["squares"],
         )
         for r in rows
     ]

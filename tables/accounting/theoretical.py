@@ -35,26 +35,42 @@ class Edges:
     envy: Fraction | None  # the Envy the house pays per rival, per unit of progressive handle
     base_computed: bool = False  # `base` is the exact edge of the computed par sheet
     envy_cents: Fraction = Fraction(0)  # the Envy the house pays one wager per rival, in cents
+    # Variances of one bet's net result per unit staked squared: the base game's from its
+    # computed par sheet (None without one: no published figure is kept), Trips and the
+    # progressive (at the reset amount) computed by the engine.
+    base_variance: Fraction | None = None
+    trips_variance: Fraction = Fraction(0)
+    progressive_variance: Fraction = Fraction(0)
+
+    def variance_of(self, bet: str) -> Fraction | None:
+        return {
+            "ante": self.base_variance,
+            "trips": self.trips_variance,
+            "progressive": self.progressive_variance,
+        }.get(bet, Fraction(0))
 
     def of(self, bet: str) -> Fraction | None:
         return {"ante": self.base, "trips": self.trips, "progressive": self.progressive}.get(bet)
 
 
 @lru_cache(maxsize=256)
-def _edges_of(rules_key: str, reset_cents: int, computed_base: Fraction | None) -> Edges:
+def _edges_of(
+    rules_key: str,
+    reset_cents: int,
+    computed_base: Fraction | None,
+    computed_variance: Fraction | None,
+) -> Edges:
     rules = parse_rules(json.loads(rules_key))
     published = None if computed_base is not None else paymath.base_game_edge(rules)
-    trips = paymath.trips_math(rules.trips_paytable).house_edge
+    trips_math = paymath.trips_math(rules.trips_paytable)
     wager = rules.progressive_wager_cents
-    progressive = (
-        1
-        - paymath.progressive_math(
-            rules.progressive_paytable,
-            meter_cents=reset_cents,
-            reset_cents=reset_cents,
-            wager_cents=wager,
-        ).expected_return
+    progressive_math = paymath.progressive_math(
+        rules.progressive_paytable,
+        meter_cents=reset_cents,
+        reset_cents=reset_cents,
+        wager_cents=wager,
     )
+    progressive = 1 - progressive_math.expected_return
     envy_math = paymath.envy_cost(
         rules.envy, wager_cents=wager, min_wager_cents=rules.envy_min_wager_cents
     )
@@ -62,20 +78,47 @@ def _edges_of(rules_key: str, reset_cents: int, computed_base: Fraction | None) 
     return Edges(
         base=base,
         base_source="" if published is None else "; ".join(published.sources),
-        trips=trips,
+        trips=trips_math.house_edge,
         progressive=progressive,
         envy=envy_math.cost_per_wager,
         base_computed=computed_base is not None,
         envy_cents=envy_math.cost_per_other_seat_cents,
+        base_variance=computed_variance if computed_base is not None else None,
+        trips_variance=trips_math.variance,
+        progressive_variance=progressive_math.variance_cents / wager**2,
     )
 
 
 def edges(
-    rules_json: dict, *, reset_cents: int = 0, computed_base: Fraction | None = None
+    rules_json: dict,
+    *,
+    reset_cents: int = 0,
+    computed_base: Fraction | None = None,
+    computed_variance: Fraction | None = None,
 ) -> Edges:
     """The edges of a rule set version's engine rules (a version never changes once used);
-    `computed_base`: the exact base-game edge of its computed par sheet, when there is one."""
-    return _edges_of(json.dumps(rules_json, sort_keys=True), reset_cents, computed_base)
+    `computed_base`, `computed_variance`: the exact base-game edge and variance (per Ante²)
+    of its computed par sheet, when there is one."""
+    return _edges_of(
+        json.dumps(rules_json, sort_keys=True), reset_cents, computed_base, computed_variance
+    )
+
+
+def win_variance(squares: dict[str, int], e: Edges) -> Fraction | None:
+    """The variance of the house's win, in cents², from Σ stake² of each bet: every bet and
+    every seat-round taken as independent of the others (a seat's Trips and base game share
+    its cards, seats share the board: stated where it is shown). Envy and the stake of a
+    Blind or Play (the base game's variance is per Ante, on the Ante's stakes) add none of
+    their own. None when the base game has no computed variance."""
+    total = Fraction(0)
+    for bet, square in squares.items():
+        variance = e.variance_of(bet)
+        if variance is None:
+            if square:
+                return None
+            continue
+        total += variance * square
+    return total
 
 
 def theoretical_fraction(handles: dict[str, int], e: Edges, *, rivals: int = 0) -> Fraction:

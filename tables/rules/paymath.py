@@ -208,6 +208,12 @@ class TripsMath:
         """What comes back per unit staked, stake included (1 - the house edge)."""
         return 1 - self.house_edge
 
+    @property
+    def variance(self) -> Fraction:
+        """The variance of one bet's net result, per unit staked squared."""
+        mean = -self.house_edge
+        return sum((line.probability * line.net**2 for line in self.lines), Fraction(0)) - mean**2
+
 
 def _odds_net(pays: PayValue | None) -> Fraction:
     if isinstance(pays, Odds):
@@ -283,6 +289,15 @@ class ProgressiveMath:
     @property
     def house_edge(self) -> Fraction:
         return 1 - self.expected_return
+
+    @property
+    def variance_cents(self) -> Fraction:
+        """The variance of one wager's net result at this meter, in cents squared."""
+        mean = sum((line.probability * line.amount_cents for line in self.lines), Fraction(0))
+        return (
+            sum((line.probability * line.amount_cents**2 for line in self.lines), Fraction(0))
+            - mean**2
+        )
 
 
 def _tier_amount(pays: PayValue | None, meter_cents: int, wager_cents: int) -> int:

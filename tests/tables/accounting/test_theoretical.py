@@ -173,4 +173,52 @@ def test_a_rolled_up_day_charges_envy_per_rival_as_its_lines_do(felt):
     summarize_day(day)
     rivals = LineSummary.objects.filter(bet="progressive").values_list("rivals", flat=True)
     assert sum(rivals) == 2
+    squares = LineSummary.objects.filter(bet="ante").values_list("stake_squares", flat=True)
+    assert sum(squares) == 2 * 1000**2  # two Antes of 10 €: Σ stake² for the win's variance
     assert report(Period.of("day", day)).rows[0].theoretical == before
+
+
+def test_the_win_s_standard_deviation_and_95_band_come_from_the_sheet_and_the_side_bets(
+    manager, supervisor, pit, dealer, progressive, monkeypatch
+):
+    """Two seats, Ante 10 €, Trips 10 €, progressive 1 € each: the win's variance is Σ over
+    the bets of the variance per unit² x Σ stake² (bets and seats taken as independent), the
+    base game's from its computed par sheet, and the band the theoretical ± 1.96 of its root."""
+    import math
+
+    from tables import services
+    from tables.models import Paytable
+    from tables.parsheet import Deck
+    from tables.tasks import compute_parsheet
+    from tests.tables.factories import make_paytable, make_ruleset
+    from tests.tables.rounds.conftest import Felt, dealt_table
+
+    monkeypatch.setattr(compute_parsheet, "delay", lambda *args: None)
+    blind_b = make_paytable(manager, kind=Paytable.Kind.BLIND, name="Blind B", preset="B")
+    rules = make_ruleset(manager, name="Blind B table", blind=blind_b)
+    table = dealt_table(manager, supervisor, pit, rules, dealer, name="UTH B", bank=progressive)
+    deal_to(Felt(table, dealer), "settled")
+    day = Period.of("day", current_property().gaming_date())
+    before = report(day).rows[0]
+    assert before.win_sd is None and before.band is None  # no par sheet: no base variance
+
+    sheet = services.parsheet_request(ruleset_id=rules.pk, manager=manager)
+    sheet = services.parsheet_compute(sheet_id=sheet.pk, deck=Deck(tuple(range(4, 13)), 2))
+    base_variance = Fraction(sheet.sheet["variance"]["exact"])
+    engine = parse_rules(rules.engine_rules())
+    reset = Bank.objects.get().reset_cents
+    trips = paymath.trips_math(engine.trips_paytable)
+    trips_variance = sum(line.probability * line.net**2 for line in trips.lines) - (
+        trips.house_edge**2
+    )
+    meter = paymath.progressive_math(
+        engine.progressive_paytable, meter_cents=reset, reset_cents=reset, wager_cents=100
+    )
+    mean = sum(line.probability * line.amount_cents for line in meter.lines)
+    meter_variance = sum(line.probability * line.amount_cents**2 for line in meter.lines) - mean**2
+    variance = base_variance * 2 * 1000**2 + trips_variance * 2 * 1000**2 + meter_variance * 2
+    row = report(day).rows[0]
+    assert row.win_sd == round(math.sqrt(variance))
+    half = round(1.96 * math.sqrt(variance))
+    assert row.band == (row.theoretical - half, row.theoretical + half)
+    assert report(day).total.win_sd == row.win_sd
