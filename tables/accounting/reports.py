@@ -474,9 +474,6 @@ def _labels(by: str, keys) -> dict:
 
 def _edges(ruleset_ids) -> dict[int, Edges]:
     """The house edges of each rule set version seen (one query, the engine's math cached)."""
-    from jackpot.models import Bank
-
-    reset = Bank.objects.order_by("pk").values_list("reset_cents", flat=True).first() or 0
     rulesets = RuleSet.objects.filter(pk__in=ruleset_ids).select_related(
         "blind_paytable", "trips_paytable", "progressive_paytable", "envy_paytable"
     )
@@ -485,7 +482,7 @@ def _edges(ruleset_ids) -> dict[int, Edges]:
     found = {}
     for pk, r in rules.items():
         base, variance = computed.get(base_game_key(parse_rules(r)), (None, None))
-        found[pk] = edges(r, reset_cents=int(reset), computed_base=base, computed_variance=variance)
+        found[pk] = edges(r, computed_base=base, computed_variance=variance)
     return found
 
 

@@ -8,11 +8,20 @@ BaseGameSheet) when it has been computed, else a published figure with its sourc
 such (a variant with neither has no base-game theoretical: its theoretical covers the side
 bets only, and says so, rather than guess).
 
-Two simplifications, both stated on the report: the progressive's return is taken at the
-bank's reset amount (the meter at each wager is not kept on the lines; at reset the return is
-lowest, so this theoretical is the house's highest). Envy is charged per progressive wager for
-each *other seat of its round with a progressive wager* (only such a seat can trigger it): the
-lines count those "rivals" (`summary.line_sums`), so the charge is exact, not an average.
+What it assumes, each stated on the report and in docs/reference/accounting.md:
+
+- the progressive is on the house's book, the basis of the computed win: a losing wager kept
+  whole, a fixed tier paid from the tray, a share-of-the-meter hit paid by the meter and off
+  the book (wager and payout), the contributions to the meter not taken off (a liability
+  reported apart). The meter does not enter it (`paymath.progressive_book`);
+- Envy is charged per progressive wager for each *other seat of its round with a progressive
+  wager* (only such a seat can trigger it): the lines count those "rivals"
+  (`summary.line_sums`), so the charge is exact, not an average;
+- the edges are the uncapped, unrounded ones: a payout unit or a maximum payout (per seat, on
+  its summed winnings) withholds what the computed win shows as such;
+- Trips is priced as if it stays in action after a fold: under `trips_on_fold: "lost"` the
+  house keeps more (a stored par sheet counts folds, not which of them hold three of a kind);
+- the win's variance takes bets and seats as independent (`win_variance`).
 """
 
 import json
@@ -31,13 +40,13 @@ class Edges:
     base: Fraction | None  # per unit of Ante handle: computed, else published
     base_source: str  # the published figure's sources ("" when computed)
     trips: Fraction | None  # computed by the engine
-    progressive: Fraction | None  # computed by the engine, at the bank's reset amount
+    progressive: Fraction | None  # the house's book edge (paymath.progressive_book)
     envy: Fraction | None  # the Envy the house pays per rival, per unit of progressive handle
     base_computed: bool = False  # `base` is the exact edge of the computed par sheet
     envy_cents: Fraction = Fraction(0)  # the Envy the house pays one wager per rival, in cents
     # Variances of one bet's net result per unit staked squared: the base game's from its
     # computed par sheet (None without one: no published figure is kept), Trips and the
-    # progressive (at the reset amount) computed by the engine.
+    # progressive (on the house's book) computed by the engine.
     base_variance: Fraction | None = None
     trips_variance: Fraction = Fraction(0)
     progressive_variance: Fraction = Fraction(0)
@@ -56,7 +65,6 @@ class Edges:
 @lru_cache(maxsize=256)
 def _edges_of(
     rules_key: str,
-    reset_cents: int,
     computed_base: Fraction | None,
     computed_variance: Fraction | None,
 ) -> Edges:
@@ -64,13 +72,8 @@ def _edges_of(
     published = None if computed_base is not None else paymath.base_game_edge(rules)
     trips_math = paymath.trips_math(rules.trips_paytable)
     wager = rules.progressive_wager_cents
-    progressive_math = paymath.progressive_math(
-        rules.progressive_paytable,
-        meter_cents=reset_cents,
-        reset_cents=reset_cents,
-        wager_cents=wager,
-    )
-    progressive = 1 - progressive_math.expected_return
+    book = paymath.progressive_book(rules.progressive_paytable, wager_cents=wager)
+    progressive = book.house_edge
     envy_math = paymath.envy_cost(
         rules.envy, wager_cents=wager, min_wager_cents=rules.envy_min_wager_cents
     )
@@ -85,23 +88,20 @@ def _edges_of(
         envy_cents=envy_math.cost_per_other_seat_cents,
         base_variance=computed_variance if computed_base is not None else None,
         trips_variance=trips_math.variance,
-        progressive_variance=progressive_math.variance_cents / wager**2,
+        progressive_variance=book.variance_cents / wager**2,
     )
 
 
 def edges(
     rules_json: dict,
     *,
-    reset_cents: int = 0,
     computed_base: Fraction | None = None,
     computed_variance: Fraction | None = None,
 ) -> Edges:
     """The edges of a rule set version's engine rules (a version never changes once used);
     `computed_base`, `computed_variance`: the exact base-game edge and variance (per Ante²)
     of its computed par sheet, when there is one."""
-    return _edges_of(
-        json.dumps(rules_json, sort_keys=True), reset_cents, computed_base, computed_variance
-    )
+    return _edges_of(json.dumps(rules_json, sort_keys=True), computed_base, computed_variance)
 
 
 def win_variance(squares: dict[str, int], e: Edges) -> Fraction | None:

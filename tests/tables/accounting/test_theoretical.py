@@ -6,12 +6,46 @@ from fractions import Fraction
 import pytest
 
 from casino.clock import current_property
-from jackpot.models import Bank
 from tables.accounting.reports import Period, report
 from tables.accounting.theoretical import edges, theoretical_fraction
 from tables.rules import paymath
 from tables.rules.ruleset import parse_rules
 from tests.tables.rounds.conftest import deal_to
+
+
+def _book(paytable, wager=100):
+    """The progressive on the house's book, by hand: a losing wager kept (+wager), a fixed
+    tier paid from the tray (-its odds x wager), a share-of-the-meter tier off the book (0).
+    Its edge per unit wagered and the variance of one wager's book result, in cents²."""
+    from tables.rules.paytables import Odds, Percent
+
+    chances = {
+        line.category: line.probability
+        for line in paymath.progressive_math(paytable, meter_cents=0, wager_cents=wager).lines
+    }
+    won = {}
+    for category in chances:
+        pays = paytable.get(category)
+        if isinstance(pays, Percent):
+            won[category] = 0
+        elif isinstance(pays, Odds):
+            won[category] = -Fraction(pays.n, pays.m) * wager
+        else:
+            won[category] = wager
+    mean = sum(chances[c] * won[c] for c in chances)
+    return mean / wager, sum(chances[c] * won[c] ** 2 for c in chances) - mean**2
+
+
+def test_the_progressive_is_charged_on_the_house_s_book_whatever_the_meter():
+    """The standard table: three of a kind 9:1 ... four of a kind 300:1 from the tray, the
+    straight and royal flushes shares of the meter (off the book). The edge is what the
+    computed win books per unit wagered: every miss kept, the fixed tiers paid."""
+    standard = parse_rules({})
+    edge, variance = _book(standard.progressive_paytable)
+    found = edges({})
+    assert found.progressive == edge
+    assert found.progressive_variance == variance / 100**2
+    assert f"{float(edge):.6f}" == "0.440716"
 
 
 @pytest.mark.parametrize(
@@ -35,14 +69,8 @@ def test_the_theoretical_win_of_the_standard_round_is_its_handles_times_the_edge
     deal_to(felt, "settled")
     row = report(Period.of("day", current_property().gaming_date())).rows[0]
     rules = parse_rules(felt.table.ruleset.engine_rules())
-    reset = Bank.objects.get().reset_cents
     trips = paymath.trips_math(rules.trips_paytable).house_edge
-    progressive = (
-        1
-        - paymath.progressive_math(
-            rules.progressive_paytable, meter_cents=reset, reset_cents=reset, wager_cents=100
-        ).expected_return
-    )
+    progressive = _book(rules.progressive_paytable)[0]
     envy = paymath.envy_cost(rules.envy, wager_cents=100).cost_per_wager
     # Ante 20 €, Trips 20 €, progressive 2 €; two seats, so one other seat for Envy.
     expected = 2_000 * Fraction(2185, 100_000) + 2_000 * trips + 200 * progressive - 200 * envy * 1
@@ -63,14 +91,8 @@ def test_a_variant_without_a_published_edge_gets_the_side_bets_theoretical_marke
     deal_to(Felt(table, dealer), "settled")
     row = report(Period.of("day", current_property().gaming_date())).rows[0]
     engine = parse_rules(rules.engine_rules())
-    reset = Bank.objects.get().reset_cents
     trips = paymath.trips_math(engine.trips_paytable).house_edge
-    progressive_edge = (
-        1
-        - paymath.progressive_math(
-            engine.progressive_paytable, meter_cents=reset, reset_cents=reset, wager_cents=100
-        ).expected_return
-    )
+    progressive_edge = _book(engine.progressive_paytable)[0]
     envy = paymath.envy_cost(engine.envy, wager_cents=100).cost_per_wager
     assert row.theoretical_partial
     assert row.theoretical == round(2_000 * trips + 200 * progressive_edge - 200 * envy)
@@ -100,14 +122,8 @@ def test_a_computed_par_sheet_gives_the_base_game_edge_of_any_variant(
     found = report(Period.of("day", current_property().gaming_date()))
     row = found.rows[0]
     engine = parse_rules(rules.engine_rules())
-    reset = Bank.objects.get().reset_cents
     trips = paymath.trips_math(engine.trips_paytable).house_edge
-    progressive_edge = (
-        1
-        - paymath.progressive_math(
-            engine.progressive_paytable, meter_cents=reset, reset_cents=reset, wager_cents=100
-        ).expected_return
-    )
+    progressive_edge = _book(engine.progressive_paytable)[0]
     envy = paymath.envy_cost(engine.envy, wager_cents=100).cost_per_wager
     assert not row.theoretical_partial
     assert found.base_computed and found.base_source == ""
@@ -134,14 +150,8 @@ def test_envy_is_charged_per_other_seat_with_a_progressive_wager_only(felt):
     _one_seat_off_the_progressive(felt)
     row = report(Period.of("day", current_property().gaming_date())).rows[0]
     rules = parse_rules(felt.table.ruleset.engine_rules())
-    reset = Bank.objects.get().reset_cents
     trips = paymath.trips_math(rules.trips_paytable).house_edge
-    progressive = (
-        1
-        - paymath.progressive_math(
-            rules.progressive_paytable, meter_cents=reset, reset_cents=reset, wager_cents=100
-        ).expected_return
-    )
+    progressive = _book(rules.progressive_paytable)[0]
     expected = 2_000 * Fraction(2185, 100_000) + 2_000 * trips + 100 * progressive
     assert row.theoretical == round(expected)
     # Envy per other seat is under a cent (0.29), so one round cannot show it: the count of
@@ -151,7 +161,7 @@ def test_envy_is_charged_per_other_seat_with_a_progressive_wager_only(felt):
     day = Period.of("day", current_property().gaming_date())
     groups = [g for g in _line_groups(day, "table", set()) if g["bet"] == "progressive"]
     assert [g["rivals"] for g in groups] == [0]
-    found = edges(felt.table.ruleset.engine_rules(), reset_cents=reset)
+    found = edges(felt.table.ruleset.engine_rules())
     assert (
         found.envy_cents == paymath.envy_cost(rules.envy, wager_cents=100).cost_per_other_seat_cents
     )
@@ -206,16 +216,11 @@ def test_the_win_s_standard_deviation_and_95_band_come_from_the_sheet_and_the_si
     sheet = services.parsheet_compute(sheet_id=sheet.pk, deck=Deck(tuple(range(4, 13)), 2))
     base_variance = Fraction(sheet.sheet["variance"]["exact"])
     engine = parse_rules(rules.engine_rules())
-    reset = Bank.objects.get().reset_cents
     trips = paymath.trips_math(engine.trips_paytable)
     trips_variance = sum(line.probability * line.net**2 for line in trips.lines) - (
         trips.house_edge**2
     )
-    meter = paymath.progressive_math(
-        engine.progressive_paytable, meter_cents=reset, reset_cents=reset, wager_cents=100
-    )
-    mean = sum(line.probability * line.amount_cents for line in meter.lines)
-    meter_variance = sum(line.probability * line.amount_cents**2 for line in meter.lines) - mean**2
+    meter_variance = _book(engine.progressive_paytable)[1]
     variance = base_variance * 2 * 1000**2 + trips_variance * 2 * 1000**2 + meter_variance * 2
     row = report(day).rows[0]
     assert row.win_sd == round(math.sqrt(variance))
