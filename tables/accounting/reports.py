@@ -274,6 +274,8 @@ class Report:
     summarized_days: int
     days: list[DayFigures] | None = None
     base_computed: bool = False  # some rule set's base edge is its computed par sheet's
+    uncapped: bool = False  # a rule set played has a payout unit or a cap its edges leave out
+    trips_lost_on_fold: bool = False  # a rule set played loses Trips on a fold
 
 
 # --- the queries -----------------------------------------------------------------------------
@@ -686,4 +688,6 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
         if trend and period.kind in ("month", "year")
         else None,
         base_computed=any(e.base_computed for e in rule_edges.values()),
+        uncapped=any(e.uncapped for e in rule_edges.values()),
+        trips_lost_on_fold=any(e.trips_lost_on_fold for e in rule_edges.values()),
     )

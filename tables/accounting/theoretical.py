@@ -30,7 +30,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from tables.rules import paymath
-from tables.rules.ruleset import parse_rules
+from tables.rules.ruleset import TripsOnFold, parse_rules
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,10 @@ class Edges:
     base_variance: Fraction | None = None
     trips_variance: Fraction = Fraction(0)
     progressive_variance: Fraction = Fraction(0)
+    # What the edges leave out, said on the report: a payout unit above a cent or a maximum
+    # payout (the edges are uncapped and unrounded), Trips lost on a fold (priced as staying).
+    uncapped: bool = False
+    trips_lost_on_fold: bool = False
 
     def variance_of(self, bet: str) -> Fraction | None:
         return {
@@ -89,6 +93,8 @@ def _edges_of(
         base_variance=computed_variance if computed_base is not None else None,
         trips_variance=trips_math.variance,
         progressive_variance=book.variance_cents / wager**2,
+        uncapped=rules.payout_unit_cents > 1 or rules.max_payout_cents is not None,
+        trips_lost_on_fold=rules.trips_on_fold is TripsOnFold.LOST,
     )
 
 

@@ -227,3 +227,34 @@ def test_the_win_s_standard_deviation_and_95_band_come_from_the_sheet_and_the_si
     half = round(1.96 * math.sqrt(variance))
     assert row.band == (row.theoretical - half, row.theoretical + half)
     assert report(day).total.win_sd == row.win_sd
+
+
+def test_what_the_edges_leave_out_is_flagged_per_rule_set():
+    assert not edges({}).uncapped and not edges({}).trips_lost_on_fold
+    assert edges({"payout_unit_cents": 100}).uncapped
+    assert edges({"max_payout_cents": 5_000_000}).uncapped
+    assert edges({"trips_on_fold": "lost"}).trips_lost_on_fold
+
+
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        ("en", ("house's book", "other seat of the round with a progressive", "payout unit")),
+        ("fr", ("livres de la maison", "autre place de la partie", "unité de paiement")),
+    ],
+)
+def test_the_report_says_what_the_theoretical_assumes_in_both_languages(
+    client, manager, supervisor, pit, dealer, progressive, language, words
+):
+    from tests.tables.factories import make_ruleset
+    from tests.tables.rounds.conftest import Felt, dealt_table
+
+    rules = make_ruleset(manager, name="Capped", payout_unit_cents=100)
+    table = dealt_table(manager, supervisor, pit, rules, dealer, name="UTH C", bank=progressive)
+    deal_to(Felt(table, dealer), "settled")
+    client.force_login(manager)
+    client.cookies["django_language"] = language
+    page = client.get("/reports/").content.decode()
+    for word in words:
+        assert word in page
+    assert 'data-testid="uncapped"' in page and 'data-testid="trips-fold"' not in page
