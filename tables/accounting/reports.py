@@ -557,7 +557,7 @@ def _daily(period: Period, done: set, rule_edges: dict, counted_by_day: dict, *,
         if g["paid_from"] == HOUSE:
             win[day] -= g["net"]
         handles[(day, ruleset)][g["bet"]] += g["stake"]
-        rivals[(day, ruleset)] += g["rivals"] or 0
+        rivals[(day, ruleset)] += int(g["rivals"] or 0)
     theoretical: dict = defaultdict(Fraction)
     for (day, ruleset), by_bet in handles.items():
         if rule_edges.get(ruleset) is not None:
@@ -624,8 +624,10 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
             r.rounds += g["rounds"]
             r.seats += g["seats"]
         handles[(g["key"], g["ruleset"])][g["bet"]] += g["stake"]
-        rivals[(g["key"], g["ruleset"])] += g["rivals"] or 0
-        squares[(g["key"], g["ruleset"])][g["bet"]] += g["squares"] or 0
+        rivals[(g["key"], g["ruleset"])] += int(g["rivals"] or 0)
+        squares[(g["key"], g["ruleset"])][g["bet"]] += int(
+            g["squares"] or 0
+        )  # numeric on PostgreSQL
     theoretical: dict = defaultdict(Fraction)
     for (key, ruleset), by_bet in handles.items():
         r = row(key)

@@ -227,6 +227,11 @@ def test_the_win_s_standard_deviation_and_95_band_come_from_the_sheet_and_the_si
     half = round(1.96 * math.sqrt(variance))
     assert row.band == (row.theoretical - half, row.theoretical + half)
     assert report(day).total.win_sd == row.win_sd
+    from tables.accounting.summary import summarize_day
+
+    summarize_day(day.first)  # the roll-up gives the same spread (Σ stake² kept)
+    rolled = report(day).rows[0]
+    assert (rolled.win_sd, rolled.band) == (row.win_sd, row.band)
 
 
 def test_what_the_edges_leave_out_is_flagged_per_rule_set():
