@@ -189,7 +189,7 @@ def test_a_rolled_up_day_charges_envy_per_rival_as_its_lines_do(felt):
 
 
 def test_the_win_s_standard_deviation_and_95_band_come_from_the_sheet_and_the_side_bets(
-    manager, supervisor, pit, dealer, progressive, monkeypatch
+    client, manager, supervisor, pit, dealer, progressive, monkeypatch
 ):
     """Two seats, Ante 10 €, Trips 10 €, progressive 1 € each: the win's variance is Σ over
     the bets of the variance per unit² x Σ stake² (bets and seats taken as independent), the
@@ -227,6 +227,10 @@ def test_the_win_s_standard_deviation_and_95_band_come_from_the_sheet_and_the_si
     half = round(1.96 * math.sqrt(variance))
     assert row.band == (row.theoretical - half, row.theoretical + half)
     assert report(day).total.win_sd == row.win_sd
+    client.force_login(manager)
+    client.cookies["django_language"] = "fr"
+    page = client.get("/reports/").content.decode()
+    assert "écart type" in page and page.count("data-band") == 2  # the row and the total
     from tables.accounting.summary import summarize_day
 
     summarize_day(day.first)  # the roll-up gives the same spread (Σ stake² kept)
