@@ -209,12 +209,16 @@ def base_game_sheet(engine_rules: dict) -> BaseGameSheet | None:
     return BaseGameSheet.objects.filter(rules_key=key).first()
 
 
-def computed_base_edges(engine_rules) -> dict[str, Fraction]:
-    """The exact base-game edge of each computed par sheet among these rule sets' base games,
-    by `base_game_key`."""
+def computed_base_edges(engine_rules) -> dict[str, tuple[Fraction, Fraction | None]]:
+    """The exact base-game edge and variance (per Ante, per Ante²) of each computed par sheet
+    among these rule sets' base games, by `base_game_key` (only the variance is read of the
+    sheet's JSON, not the whole sheet)."""
     from tables.parsheet import base_game_key
     from tables.rules.ruleset import parse_rules
 
     keys = {base_game_key(parse_rules(r)) for r in engine_rules}
     done = BaseGameSheet.objects.filter(rules_key__in=keys, status=BaseGameSheet.Status.DONE)
-    return {key: Fraction(edge) for key, edge in done.values_list("rules_key", "house_edge")}
+    return {
+        key: (Fraction(edge), Fraction(variance["exact"]) if variance else None)
+        for key, edge, variance in done.values_list("rules_key", "house_edge", "sheet__variance")
+    }

@@ -265,6 +265,13 @@ class LineSummary(models.Model):
     rounds = models.PositiveIntegerField(_("rounds"))
     stake_cents = models.BigIntegerField(_("stake (cents)"))
     net_cents = models.BigIntegerField(_("net (cents)"))
+    # Progressive lines only: Σ over the wagers of the other seats of the round with a
+    # progressive wager (the Envy each could be paid). Rows rolled up before it was kept say
+    # 0 until `accounting_summarize --rebuild`.
+    rivals = models.PositiveIntegerField(_("progressive rivals"), default=0)
+    # Σ stake² of the original lines (the win's variance is each bet's per unit² times it);
+    # 0 on rows rolled up before it was kept, until `accounting_summarize --rebuild`.
+    stake_squares = models.BigIntegerField(_("stakes squared (cents²)"), default=0)
 
     class Meta:
         verbose_name = _("settlement summary")

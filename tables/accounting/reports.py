@@ -16,6 +16,7 @@ its drop is entered (else today's play shows as a false variance on the month to
 """
 
 import datetime as dt
+import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -38,7 +39,7 @@ from tables.accounting.models import (
     SummarizedDay,
 )
 from tables.accounting.summary import ORIGINAL, hour_buckets, hour_expression, line_sums
-from tables.accounting.theoretical import Edges, edges, theoretical_fraction
+from tables.accounting.theoretical import Edges, edges, theoretical_fraction, win_variance
 from tables.models import Round, RuleSet, SettlementLine, Table
 from tables.parsheet import base_game_key
 from tables.rules.ruleset import parse_rules
@@ -139,6 +140,10 @@ class ReportRow:
     # True when a rule set played has no published base-game edge: the theoretical then
     # leaves its Ante, Blind and Play out.
     theoretical_partial: bool = False
+    # The win's variance in cents² (theoretical.win_variance); `spread_unknown` when a rule set
+    # played has no computed par sheet (no base-game variance): no deviation is shown then.
+    win_variance: Fraction = Fraction(0)
+    spread_unknown: bool = False
     counted_applies: bool = True
     # What the days (or shifts) whose drop is not counted yet hold: the computed win of their
     # lines and their chips' (closer - opener + credits - fills), both left out of the
@@ -190,6 +195,23 @@ class ReportRow:
         return None if win is None else win - self.counted_computed_win
 
     @property
+    def win_sd(self) -> int | None:
+        """The standard deviation of the win, in cents (display only: a square root)."""
+        if self.spread_unknown or not self.rounds:
+            return None
+        return round(math.sqrt(self.win_variance))
+
+    @property
+    def band(self) -> tuple[int, int] | None:
+        """The 95 % band of the win around the theoretical (± 1.96 standard deviations, the
+        normal approximation of a sum of many hands)."""
+        sd = self.win_sd
+        if sd is None:
+            return None
+        half = round(1.96 * math.sqrt(self.win_variance))
+        return self.theoretical - half, self.theoretical + half
+
+    @property
     def alert(self) -> bool:
         variance = self.variance
         return variance is not None and abs(variance) > variance_alert_cents()
@@ -215,6 +237,8 @@ class ReportRow:
         self.uncounted_days |= other.uncounted_days
         self.theoretical += other.theoretical
         self.theoretical_partial = self.theoretical_partial or other.theoretical_partial
+        self.win_variance += other.win_variance
+        self.spread_unknown = self.spread_unknown or other.spread_unknown
         self.counted_applies = self.counted_applies and other.counted_applies
 
 
@@ -250,6 +274,8 @@ class Report:
     summarized_days: int
     days: list[DayFigures] | None = None
     base_computed: bool = False  # some rule set's base edge is its computed par sheet's
+    uncapped: bool = False  # a rule set played has a payout unit or a cap its edges leave out
+    trips_lost_on_fold: bool = False  # a rule set played loses Trips on a fold
 
 
 # --- the queries -----------------------------------------------------------------------------
@@ -271,7 +297,7 @@ def _line_groups(period: Period, by: str, done: set) -> list[dict]:
                 **{
                     k: v
                     for k, v in line_sums().items()
-                    if k in ("lines", "seats", "rounds", "stake", "net")
+                    if k in ("lines", "seats", "rounds", "stake", "net", "rivals", "squares")
                 }
             )
             .order_by()
@@ -282,7 +308,10 @@ def _line_groups(period: Period, by: str, done: set) -> list[dict]:
                     "ruleset": r["round__ruleset_id"],
                     "bet": r["bet"],
                     "paid_from": r["paid_from"],
-                    **{k: r[k] for k in ("lines", "seats", "rounds", "stake", "net")},
+                    **{
+                        k: r[k]
+                        for k in ("lines", "seats", "rounds", "stake", "net", "rivals", "squares")
+                    },
                 }
             )
     if done:
@@ -296,6 +325,8 @@ def _line_groups(period: Period, by: str, done: set) -> list[dict]:
                 rounds=Sum("rounds"),
                 stake=Sum("stake_cents"),
                 net=Sum("net_cents"),
+                rivals=Sum("rivals"),
+                squares=Sum("stake_squares"),
             )
             .order_by()
         ):
@@ -305,7 +336,10 @@ def _line_groups(period: Period, by: str, done: set) -> list[dict]:
                     "ruleset": r["ruleset_id"],
                     "bet": r["bet"],
                     "paid_from": r["paid_from"],
-                    **{k: r[k] for k in ("lines", "seats", "rounds", "stake", "net")},
+                    **{
+                        k: r[k]
+                        for k in ("lines", "seats", "rounds", "stake", "net", "rivals", "squares")
+                    },
                 }
             )
     return groups
@@ -442,20 +476,16 @@ def _labels(by: str, keys) -> dict:
 
 def _edges(ruleset_ids) -> dict[int, Edges]:
     """The house edges of each rule set version seen (one query, the engine's math cached)."""
-    from jackpot.models import Bank
-
-    reset = Bank.objects.order_by("pk").values_list("reset_cents", flat=True).first() or 0
     rulesets = RuleSet.objects.filter(pk__in=ruleset_ids).select_related(
         "blind_paytable", "trips_paytable", "progressive_paytable", "envy_paytable"
     )
     rules = {rs.pk: rs.engine_rules() for rs in rulesets}
     computed = computed_base_edges(rules.values())
-    return {
-        pk: edges(
-            r, reset_cents=int(reset), computed_base=computed.get(base_game_key(parse_rules(r)))
-        )
-        for pk, r in rules.items()
-    }
+    found = {}
+    for pk, r in rules.items():
+        base, variance = computed.get(base_game_key(parse_rules(r)), (None, None))
+        found[pk] = edges(r, computed_base=base, computed_variance=variance)
+    return found
 
 
 def hourly(prop: Property, gaming_date: dt.date, shift: str = "") -> list[HourFigures]:
@@ -497,8 +527,7 @@ def _daily(period: Period, done: set, rule_edges: dict, counted_by_day: dict, *,
     sums = {
         "stake": Coalesce(Sum("stake_cents", filter=ORIGINAL), 0),
         "net": Coalesce(Sum("net_cents"), 0),
-        "seats": Count("id", filter=ORIGINAL),
-        "rounds": Count("round", distinct=True, filter=ORIGINAL),
+        "rivals": line_sums()["rivals"],
     }
     groups = []
     open_days = [d for d in period.days if d not in done]
@@ -516,28 +545,25 @@ def _daily(period: Period, done: set, rule_edges: dict, counted_by_day: dict, *,
             .annotate(
                 stake=Sum("stake_cents"),
                 net=Sum("net_cents"),
-                seats=Sum("seats"),
-                rounds=Sum("rounds"),
+                rivals=Sum("rivals"),
             )
             .order_by()
         )
     win: dict = defaultdict(int)
     handles: dict = defaultdict(lambda: defaultdict(int))  # (day, ruleset) -> bet -> handle
-    seats: dict = defaultdict(lambda: [0, 0])  # (day, ruleset) -> [seats, rounds]
+    rivals: dict = defaultdict(int)  # (day, ruleset) -> Envy rivals of its progressive wagers
     for g in groups:
         day, ruleset = g["gaming_date"], g["rules"]
         if g["paid_from"] == HOUSE:
             win[day] -= g["net"]
-            if g["bet"] == "ante":
-                seats[(day, ruleset)][0] += g["seats"]
-                seats[(day, ruleset)][1] += g["rounds"]
         handles[(day, ruleset)][g["bet"]] += g["stake"]
+        rivals[(day, ruleset)] += int(g["rivals"] or 0)
     theoretical: dict = defaultdict(Fraction)
     for (day, ruleset), by_bet in handles.items():
-        found_seats, rounds = seats[(day, ruleset)]
         if rule_edges.get(ruleset) is not None:
-            other = Fraction(found_seats, rounds) - 1 if rounds else Fraction(0)
-            theoretical[day] += theoretical_fraction(by_bet, rule_edges[ruleset], other_seats=other)
+            theoretical[day] += theoretical_fraction(
+                by_bet, rule_edges[ruleset], rivals=rivals[(day, ruleset)]
+            )
     figures = []
     for day in period.days:
         counted = counted_by_day.get(day)
@@ -575,6 +601,8 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
 
     rows: dict = {}
     handles: dict = defaultdict(lambda: defaultdict(int))  # (key, ruleset) -> bet -> handle
+    rivals: dict = defaultdict(int)  # (key, ruleset) -> Envy rivals of its progressive wagers
+    squares: dict = defaultdict(lambda: defaultdict(int))  # (key, ruleset) -> bet -> Σ stake²
 
     def row(key) -> ReportRow:
         if key not in rows:
@@ -596,15 +624,27 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
             r.rounds += g["rounds"]
             r.seats += g["seats"]
         handles[(g["key"], g["ruleset"])][g["bet"]] += g["stake"]
+        rivals[(g["key"], g["ruleset"])] += int(g["rivals"] or 0)
+        squares[(g["key"], g["ruleset"])][g["bet"]] += int(
+            g["squares"] or 0
+        )  # numeric on PostgreSQL
     theoretical: dict = defaultdict(Fraction)
     for (key, ruleset), by_bet in handles.items():
         r = row(key)
-        other_seats = Fraction(r.seats, r.rounds) - 1 if r.rounds else Fraction(0)
         ruleset_edges = rule_edges.get(ruleset)
+        spread = None
+        if ruleset_edges is not None:
+            spread = win_variance(squares[(key, ruleset)], ruleset_edges)
+        if spread is None:
+            r.spread_unknown = True
+        else:
+            r.win_variance += spread
         if ruleset_edges is None or ruleset_edges.base is None:
             r.theoretical_partial = True
         if ruleset_edges is not None:
-            theoretical[key] += theoretical_fraction(by_bet, ruleset_edges, other_seats=other_seats)
+            theoretical[key] += theoretical_fraction(
+                by_bet, ruleset_edges, rivals=rivals[(key, ruleset)]
+            )
     for key, r in rows.items():
         r.theoretical = round(theoretical.get(key, Fraction(0)))
     for key, figures in counted.items():
@@ -650,4 +690,6 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
         if trend and period.kind in ("month", "year")
         else None,
         base_computed=any(e.base_computed for e in rule_edges.values()),
+        uncapped=any(e.uncapped for e in rule_edges.values()),
+        trips_lost_on_fold=any(e.trips_lost_on_fold for e in rule_edges.values()),
     )

@@ -8,7 +8,7 @@ reports read a rolled-up day from here and any other day from the lines themselv
 import datetime as dt
 
 from django.db import transaction
-from django.db.models import Case, Count, IntegerField, Q, Sum, Value, When
+from django.db.models import Case, Count, F, IntegerField, OuterRef, Q, Subquery, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -18,6 +18,7 @@ from tables.accounting.models import LineSummary, RoundSummary, SummarizedDay
 from tables.models import Round, SettlementLine
 
 ORIGINAL = Q(correction__isnull=True)
+PROGRESSIVE = SettlementLine.Bet.PROGRESSIVE
 
 
 def hour_buckets(prop: Property, gaming_date: dt.date) -> list[dt.datetime]:
@@ -50,7 +51,23 @@ def line_sums():
         "rounds": Count("round", distinct=True, filter=ORIGINAL),
         "stake": Coalesce(Sum("stake_cents", filter=ORIGINAL), 0),
         "net": Coalesce(Sum("net_cents"), 0),
+        # Σ stake² of each bet: a bet's variance is its variance per unit² times it.
+        "squares": Coalesce(Sum(F("stake_cents") * F("stake_cents"), filter=ORIGINAL), 0),
+        "rivals": Coalesce(Sum(_rivals(), filter=ORIGINAL & Q(bet=PROGRESSIVE)), 0),
     }
+
+
+def _rivals():
+    """Per original progressive line, the other seats of its round with a progressive wager:
+    only they can win this seat Envy, so the theoretical charges Envy per rival, summed."""
+    others = (
+        SettlementLine.objects.filter(round=OuterRef("round"), bet=PROGRESSIVE, correction=None)
+        .exclude(pk=OuterRef("pk"))
+        .values("round")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    return Coalesce(Subquery(others, output_field=IntegerField()), 0)
 
 
 def summarize_day(gaming_date: dt.date, *, prop: Property | None = None) -> int:
@@ -88,6 +105,8 @@ def summarize_day(gaming_date: dt.date, *, prop: Property | None = None) -> int:
             rounds=r["rounds"],
             stake_cents=r["stake"],
             net_cents=r["net"],
+            rivals=r["rivals"],
+            stake_squares=r["squares"],
         )
         for r in rows
     ]

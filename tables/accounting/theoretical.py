@@ -8,10 +8,20 @@ BaseGameSheet) when it has been computed, else a published figure with its sourc
 such (a variant with neither has no base-game theoretical: its theoretical covers the side
 bets only, and says so, rather than guess).
 
-Two simplifications, both stated on the report: the progressive's return is taken at the
-bank's reset amount (the meter at each wager is not kept on the lines; at reset the return is
-lowest, so this theoretical is the house's highest), and Envy is priced per progressive wager
-times the period's average number of other seats at the table.
+What it assumes, each stated on the report and in docs/reference/accounting.md:
+
+- the progressive is on the house's book, the basis of the computed win: a losing wager kept
+  whole, a fixed tier paid from the tray, a share-of-the-meter hit paid by the meter and off
+  the book (wager and payout), the contributions to the meter not taken off (a liability
+  reported apart). The meter does not enter it (`paymath.progressive_book`);
+- Envy is charged per progressive wager for each *other seat of its round with a progressive
+  wager* (only such a seat can trigger it): the lines count those "rivals"
+  (`summary.line_sums`), so the charge is exact, not an average;
+- the edges are the uncapped, unrounded ones: a payout unit or a maximum payout (per seat, on
+  its summed winnings) withholds what the computed win shows as such;
+- Trips is priced as if it stays in action after a fold: under `trips_on_fold: "lost"` the
+  house keeps more (a stored par sheet counts folds, not which of them hold three of a kind);
+- the win's variance takes bets and seats as independent (`win_variance`).
 """
 
 import json
@@ -20,7 +30,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from tables.rules import paymath
-from tables.rules.ruleset import parse_rules
+from tables.rules.ruleset import TripsOnFold, parse_rules
 
 
 @dataclass(frozen=True)
@@ -30,56 +40,97 @@ class Edges:
     base: Fraction | None  # per unit of Ante handle: computed, else published
     base_source: str  # the published figure's sources ("" when computed)
     trips: Fraction | None  # computed by the engine
-    progressive: Fraction | None  # computed by the engine, at the bank's reset amount
-    envy: Fraction | None  # the Envy the house pays, per unit of progressive handle
+    progressive: Fraction | None  # the house's book edge (paymath.progressive_book)
+    envy: Fraction | None  # the Envy the house pays per rival, per unit of progressive handle
     base_computed: bool = False  # `base` is the exact edge of the computed par sheet
+    envy_cents: Fraction = Fraction(0)  # the Envy the house pays one wager per rival, in cents
+    # Variances of one bet's net result per unit staked squared: the base game's from its
+    # computed par sheet (None without one: no published figure is kept), Trips and the
+    # progressive (on the house's book) computed by the engine.
+    base_variance: Fraction | None = None
+    trips_variance: Fraction = Fraction(0)
+    progressive_variance: Fraction = Fraction(0)
+    # What the edges leave out, said on the report: a payout unit above a cent or a maximum
+    # payout (the edges are uncapped and unrounded), Trips lost on a fold (priced as staying).
+    uncapped: bool = False
+    trips_lost_on_fold: bool = False
+
+    def variance_of(self, bet: str) -> Fraction | None:
+        return {
+            "ante": self.base_variance,
+            "trips": self.trips_variance,
+            "progressive": self.progressive_variance,
+        }.get(bet, Fraction(0))
 
     def of(self, bet: str) -> Fraction | None:
         return {"ante": self.base, "trips": self.trips, "progressive": self.progressive}.get(bet)
 
 
 @lru_cache(maxsize=256)
-def _edges_of(rules_key: str, reset_cents: int, computed_base: Fraction | None) -> Edges:
+def _edges_of(
+    rules_key: str,
+    computed_base: Fraction | None,
+    computed_variance: Fraction | None,
+) -> Edges:
     rules = parse_rules(json.loads(rules_key))
     published = None if computed_base is not None else paymath.base_game_edge(rules)
-    trips = paymath.trips_math(rules.trips_paytable).house_edge
+    trips_math = paymath.trips_math(rules.trips_paytable)
     wager = rules.progressive_wager_cents
-    progressive = (
-        1
-        - paymath.progressive_math(
-            rules.progressive_paytable,
-            meter_cents=reset_cents,
-            reset_cents=reset_cents,
-            wager_cents=wager,
-        ).expected_return
-    )
-    envy = paymath.envy_cost(
+    book = paymath.progressive_book(rules.progressive_paytable, wager_cents=wager)
+    progressive = book.house_edge
+    envy_math = paymath.envy_cost(
         rules.envy, wager_cents=wager, min_wager_cents=rules.envy_min_wager_cents
-    ).cost_per_wager
+    )
     base = computed_base if published is None else published.house_edge
     return Edges(
         base=base,
         base_source="" if published is None else "; ".join(published.sources),
-        trips=trips,
+        trips=trips_math.house_edge,
         progressive=progressive,
-        envy=envy,
+        envy=envy_math.cost_per_wager,
         base_computed=computed_base is not None,
+        envy_cents=envy_math.cost_per_other_seat_cents,
+        base_variance=computed_variance if computed_base is not None else None,
+        trips_variance=trips_math.variance,
+        progressive_variance=book.variance_cents / wager**2,
+        uncapped=rules.payout_unit_cents > 1 or rules.max_payout_cents is not None,
+        trips_lost_on_fold=rules.trips_on_fold is TripsOnFold.LOST,
     )
 
 
 def edges(
-    rules_json: dict, *, reset_cents: int = 0, computed_base: Fraction | None = None
+    rules_json: dict,
+    *,
+    computed_base: Fraction | None = None,
+    computed_variance: Fraction | None = None,
 ) -> Edges:
     """The edges of a rule set version's engine rules (a version never changes once used);
-    `computed_base`: the exact base-game edge of its computed par sheet, when there is one."""
-    return _edges_of(json.dumps(rules_json, sort_keys=True), reset_cents, computed_base)
+    `computed_base`, `computed_variance`: the exact base-game edge and variance (per Ante²)
+    of its computed par sheet, when there is one."""
+    return _edges_of(json.dumps(rules_json, sort_keys=True), computed_base, computed_variance)
 
 
-def theoretical_fraction(
-    handles: dict[str, int], e: Edges, *, other_seats: Fraction = Fraction(0)
-) -> Fraction:
+def win_variance(squares: dict[str, int], e: Edges) -> Fraction | None:
+    """The variance of the house's win, in cents², from Σ stake² of each bet: every bet and
+    every seat-round taken as independent of the others (a seat's Trips and base game share
+    its cards, seats share the board: stated where it is shown). Envy and the stake of a
+    Blind or Play (the base game's variance is per Ante, on the Ante's stakes) add none of
+    their own. None when the base game has no computed variance."""
+    total = Fraction(0)
+    for bet, square in squares.items():
+        variance = e.variance_of(bet)
+        if variance is None:
+            if square:
+                return None
+            continue
+        total += variance * square
+    return total
+
+
+def theoretical_fraction(handles: dict[str, int], e: Edges, *, rivals: int = 0) -> Fraction:
     """Σ handle x edge over the bets that have one, minus the Envy expected on the
-    progressive wagers (`other_seats`: the average number of other seats at the table).
+    progressive wagers (`rivals`: Σ over the progressive wagers of the other seats of the
+    same round with a progressive wager).
     Without a published base-game edge the Ante, Blind and Play are left out (`e.base` None:
     the caller says the figure is partial)."""
     total = Fraction(0)
@@ -87,4 +138,4 @@ def theoretical_fraction(
         edge = e.of(bet)
         if edge is not None:
             total += handle * edge
-    return total - handles.get("progressive", 0) * e.envy * other_seats
+    return total - e.envy_cents * rivals

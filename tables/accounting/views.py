@@ -165,6 +165,14 @@ def _csv(data) -> HttpResponse:
             _("hold %"),
             _("alert"),
             _("theoretical without the base game"),
+            *(
+                f"{label} ({currency})"
+                for label in (
+                    _("standard deviation of the win"),
+                    _("95 % band, low"),
+                    _("95 % band, high"),
+                )
+            ),
         ]
     )
     for row in [*data.rows, data.total]:
@@ -196,6 +204,8 @@ def _csv(data) -> HttpResponse:
                 "" if row.hold is None else f"{row.hold:.2f}",
                 "1" if row.alert else "",
                 "1" if row.theoretical_partial else "",
+                _units(row.win_sd),
+                *(_units(v) for v in (row.band or (None, None))),
             ]
         )
     return response

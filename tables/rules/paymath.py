@@ -208,6 +208,12 @@ class TripsMath:
         """What comes back per unit staked, stake included (1 - the house edge)."""
         return 1 - self.house_edge
 
+    @property
+    def variance(self) -> Fraction:
+        """The variance of one bet's net result, per unit staked squared."""
+        mean = -self.house_edge
+        return sum((line.probability * line.net**2 for line in self.lines), Fraction(0)) - mean**2
+
 
 def _odds_net(pays: PayValue | None) -> Fraction:
     if isinstance(pays, Odds):
@@ -377,6 +383,40 @@ def progressive_math(
         expected_return_at_reset=at_reset,
         break_even_meter_cents=_break_even(paytable, wager_cents),
         hit_frequency=sum((line.probability for line in lines if line.wins), Fraction(0)),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressiveBook:
+    """The progressive wager as the house's own book sees it: a losing wager is kept whole, a
+    fixed (odds) tier is paid from the tray, a share-of-the-meter tier is paid by the meter
+    and so is neither won nor lost by the house (its wager and payout stay off the book; the
+    contributions to the meter are not taken off either: the meter is a liability reported
+    apart). `house_edge`: the house's expected book win per unit wagered; `variance_cents`:
+    of one wager's book result, in cents squared. The meter does not enter it."""
+
+    wager_cents: int
+    house_edge: Fraction
+    variance_cents: Fraction
+
+
+def progressive_book(paytable: Paytable, *, wager_cents: int) -> ProgressiveBook:
+    """The house's book on one progressive wager (see ProgressiveBook)."""
+    lines = _progressive_lines(paytable, 0, wager_cents)
+    book = [
+        (
+            line.probability,
+            0
+            if isinstance(line.pays, Percent)
+            else (-line.amount_cents if line.wins else wager_cents),
+        )
+        for line in lines
+    ]
+    mean = sum((p * won for p, won in book), Fraction(0))
+    return ProgressiveBook(
+        wager_cents=wager_cents,
+        house_edge=mean / wager_cents,
+        variance_cents=sum((p * won**2 for p, won in book), Fraction(0)) - mean**2,
     )
 
 

@@ -378,3 +378,20 @@ def test_an_envy_amount_beyond_the_sane_bound_for_the_wager_is_refused():
     )
     assert finding.render().startswith("royal flush: 64974001 cents is more than 64974000 cents")
     assert refusals(check_paytable(table, wager_cents=200)) == ()
+
+
+def test_the_progressive_on_the_house_s_book_by_hand():
+    """A royal flush for 100 % of the meter (paid by the meter: off the house's book) and four
+    of a kind 300:1 (paid from the tray): every other hand loses its wager to the house."""
+    from tables.rules.paymath import progressive_book
+    from tables.rules.paytables import TableKind, parse_paytable
+
+    table = parse_paytable(
+        TableKind.PROGRESSIVE, {"royal_flush": "100%", "four_of_a_kind": "300:1"}, "t"
+    )
+    book = progressive_book(table, wager_cents=100)
+    royal, quads = Fraction(4, 2_598_960), Fraction(624, 2_598_960)
+    miss = 1 - royal - quads
+    mean = miss * 100 - quads * 30_000
+    assert book.house_edge == mean / 100
+    assert book.variance_cents == miss * 100**2 + quads * 30_000**2 - mean**2

@@ -6,12 +6,46 @@ from fractions import Fraction
 import pytest
 
 from casino.clock import current_property
-from jackpot.models import Bank
 from tables.accounting.reports import Period, report
-from tables.accounting.theoretical import edges
+from tables.accounting.theoretical import edges, theoretical_fraction
 from tables.rules import paymath
 from tables.rules.ruleset import parse_rules
 from tests.tables.rounds.conftest import deal_to
+
+
+def _book(paytable, wager=100):
+    """The progressive on the house's book, by hand: a losing wager kept (+wager), a fixed
+    tier paid from the tray (-its odds x wager), a share-of-the-meter tier off the book (0).
+    Its edge per unit wagered and the variance of one wager's book result, in cents²."""
+    from tables.rules.paytables import Odds, Percent
+
+    chances = {
+        line.category: line.probability
+        for line in paymath.progressive_math(paytable, meter_cents=0, wager_cents=wager).lines
+    }
+    won = {}
+    for category in chances:
+        pays = paytable.get(category)
+        if isinstance(pays, Percent):
+            won[category] = 0
+        elif isinstance(pays, Odds):
+            won[category] = -Fraction(pays.n, pays.m) * wager
+        else:
+            won[category] = wager
+    mean = sum(chances[c] * won[c] for c in chances)
+    return mean / wager, sum(chances[c] * won[c] ** 2 for c in chances) - mean**2
+
+
+def test_the_progressive_is_charged_on_the_house_s_book_whatever_the_meter():
+    """The standard table: three of a kind 9:1 ... four of a kind 300:1 from the tray, the
+    straight and royal flushes shares of the meter (off the book). The edge is what the
+    computed win books per unit wagered: every miss kept, the fixed tiers paid."""
+    standard = parse_rules({})
+    edge, variance = _book(standard.progressive_paytable)
+    found = edges({})
+    assert found.progressive == edge
+    assert found.progressive_variance == variance / 100**2
+    assert f"{float(edge):.6f}" == "0.440716"
 
 
 @pytest.mark.parametrize(
@@ -35,14 +69,8 @@ def test_the_theoretical_win_of_the_standard_round_is_its_handles_times_the_edge
     deal_to(felt, "settled")
     row = report(Period.of("day", current_property().gaming_date())).rows[0]
     rules = parse_rules(felt.table.ruleset.engine_rules())
-    reset = Bank.objects.get().reset_cents
     trips = paymath.trips_math(rules.trips_paytable).house_edge
-    progressive = (
-        1
-        - paymath.progressive_math(
-            rules.progressive_paytable, meter_cents=reset, reset_cents=reset, wager_cents=100
-        ).expected_return
-    )
+    progressive = _book(rules.progressive_paytable)[0]
     envy = paymath.envy_cost(rules.envy, wager_cents=100).cost_per_wager
     # Ante 20 €, Trips 20 €, progressive 2 €; two seats, so one other seat for Envy.
     expected = 2_000 * Fraction(2185, 100_000) + 2_000 * trips + 200 * progressive - 200 * envy * 1
@@ -63,14 +91,8 @@ def test_a_variant_without_a_published_edge_gets_the_side_bets_theoretical_marke
     deal_to(Felt(table, dealer), "settled")
     row = report(Period.of("day", current_property().gaming_date())).rows[0]
     engine = parse_rules(rules.engine_rules())
-    reset = Bank.objects.get().reset_cents
     trips = paymath.trips_math(engine.trips_paytable).house_edge
-    progressive_edge = (
-        1
-        - paymath.progressive_math(
-            engine.progressive_paytable, meter_cents=reset, reset_cents=reset, wager_cents=100
-        ).expected_return
-    )
+    progressive_edge = _book(engine.progressive_paytable)[0]
     envy = paymath.envy_cost(engine.envy, wager_cents=100).cost_per_wager
     assert row.theoretical_partial
     assert row.theoretical == round(2_000 * trips + 200 * progressive_edge - 200 * envy)
@@ -100,17 +122,148 @@ def test_a_computed_par_sheet_gives_the_base_game_edge_of_any_variant(
     found = report(Period.of("day", current_property().gaming_date()))
     row = found.rows[0]
     engine = parse_rules(rules.engine_rules())
-    reset = Bank.objects.get().reset_cents
     trips = paymath.trips_math(engine.trips_paytable).house_edge
-    progressive_edge = (
-        1
-        - paymath.progressive_math(
-            engine.progressive_paytable, meter_cents=reset, reset_cents=reset, wager_cents=100
-        ).expected_return
-    )
+    progressive_edge = _book(engine.progressive_paytable)[0]
     envy = paymath.envy_cost(engine.envy, wager_cents=100).cost_per_wager
     assert not row.theoretical_partial
     assert found.base_computed and found.base_source == ""
     assert row.theoretical == round(
         2_000 * sheet.edge + 2_000 * trips + 200 * progressive_edge - 200 * envy
     )
+
+
+def _one_seat_off_the_progressive(felt):
+    """The standard round of seats 1 and 2, seat 2 without a progressive wager."""
+    place = felt.wagers
+
+    def wagers(seat, **bets):
+        return place(seat, **{**bets, "progressive": 100 if seat == 1 else 0})
+
+    felt.wagers = wagers
+    deal_to(felt, "settled")
+
+
+def test_envy_is_charged_per_other_seat_with_a_progressive_wager_only(felt):
+    """Two seats, one on the progressive: its Envy has no rival that can trigger it (seat 2
+    has no progressive wager), so no Envy is charged, not 1 x the cost per other seat as the
+    average of other seats at the table would have it."""
+    _one_seat_off_the_progressive(felt)
+    row = report(Period.of("day", current_property().gaming_date())).rows[0]
+    rules = parse_rules(felt.table.ruleset.engine_rules())
+    trips = paymath.trips_math(rules.trips_paytable).house_edge
+    progressive = _book(rules.progressive_paytable)[0]
+    expected = 2_000 * Fraction(2185, 100_000) + 2_000 * trips + 100 * progressive
+    assert row.theoretical == round(expected)
+    # Envy per other seat is under a cent (0.29), so one round cannot show it: the count of
+    # rivals the theoretical is charged on is what must be 0 (the average would say 1).
+    from tables.accounting.reports import _line_groups
+
+    day = Period.of("day", current_property().gaming_date())
+    groups = [g for g in _line_groups(day, "table", set()) if g["bet"] == "progressive"]
+    assert [g["rivals"] for g in groups] == [0]
+    found = edges(felt.table.ruleset.engine_rules())
+    assert (
+        found.envy_cents == paymath.envy_cost(rules.envy, wager_cents=100).cost_per_other_seat_cents
+    )
+    assert (
+        theoretical_fraction({"progressive": 100}, found, rivals=3)
+        == 100 * progressive - 3 * found.envy_cents
+    )
+
+
+def test_a_rolled_up_day_charges_envy_per_rival_as_its_lines_do(felt):
+    """Both seats on the progressive: two wagers with one rival each, in the lines and in
+    the roll-up alike."""
+    from tables.accounting.models import LineSummary
+    from tables.accounting.summary import summarize_day
+
+    deal_to(felt, "settled")
+    day = current_property().gaming_date()
+    before = report(Period.of("day", day)).rows[0].theoretical
+    summarize_day(day)
+    rivals = LineSummary.objects.filter(bet="progressive").values_list("rivals", flat=True)
+    assert sum(rivals) == 2
+    squares = LineSummary.objects.filter(bet="ante").values_list("stake_squares", flat=True)
+    assert sum(squares) == 2 * 1000**2  # two Antes of 10 €: Σ stake² for the win's variance
+    assert report(Period.of("day", day)).rows[0].theoretical == before
+
+
+def test_the_win_s_standard_deviation_and_95_band_come_from_the_sheet_and_the_side_bets(
+    client, manager, supervisor, pit, dealer, progressive, monkeypatch
+):
+    """Two seats, Ante 10 €, Trips 10 €, progressive 1 € each: the win's variance is Σ over
+    the bets of the variance per unit² x Σ stake² (bets and seats taken as independent), the
+    base game's from its computed par sheet, and the band the theoretical ± 1.96 of its root."""
+    import math
+
+    from tables import services
+    from tables.models import Paytable
+    from tables.parsheet import Deck
+    from tables.tasks import compute_parsheet
+    from tests.tables.factories import make_paytable, make_ruleset
+    from tests.tables.rounds.conftest import Felt, dealt_table
+
+    monkeypatch.setattr(compute_parsheet, "delay", lambda *args: None)
+    blind_b = make_paytable(manager, kind=Paytable.Kind.BLIND, name="Blind B", preset="B")
+    rules = make_ruleset(manager, name="Blind B table", blind=blind_b)
+    table = dealt_table(manager, supervisor, pit, rules, dealer, name="UTH B", bank=progressive)
+    deal_to(Felt(table, dealer), "settled")
+    day = Period.of("day", current_property().gaming_date())
+    before = report(day).rows[0]
+    assert before.win_sd is None and before.band is None  # no par sheet: no base variance
+
+    sheet = services.parsheet_request(ruleset_id=rules.pk, manager=manager)
+    sheet = services.parsheet_compute(sheet_id=sheet.pk, deck=Deck(tuple(range(4, 13)), 2))
+    base_variance = Fraction(sheet.sheet["variance"]["exact"])
+    engine = parse_rules(rules.engine_rules())
+    trips = paymath.trips_math(engine.trips_paytable)
+    trips_variance = sum(line.probability * line.net**2 for line in trips.lines) - (
+        trips.house_edge**2
+    )
+    meter_variance = _book(engine.progressive_paytable)[1]
+    variance = base_variance * 2 * 1000**2 + trips_variance * 2 * 1000**2 + meter_variance * 2
+    row = report(day).rows[0]
+    assert row.win_sd == round(math.sqrt(variance))
+    half = round(1.96 * math.sqrt(variance))
+    assert row.band == (row.theoretical - half, row.theoretical + half)
+    assert report(day).total.win_sd == row.win_sd
+    client.force_login(manager)
+    client.cookies["django_language"] = "fr"
+    page = client.get("/reports/").content.decode()
+    assert "écart type" in page and page.count("data-band") == 2  # the row and the total
+    from tables.accounting.summary import summarize_day
+
+    summarize_day(day.first)  # the roll-up gives the same spread (Σ stake² kept)
+    rolled = report(day).rows[0]
+    assert (rolled.win_sd, rolled.band) == (row.win_sd, row.band)
+
+
+def test_what_the_edges_leave_out_is_flagged_per_rule_set():
+    assert not edges({}).uncapped and not edges({}).trips_lost_on_fold
+    assert edges({"payout_unit_cents": 100}).uncapped
+    assert edges({"max_payout_cents": 5_000_000}).uncapped
+    assert edges({"trips_on_fold": "lost"}).trips_lost_on_fold
+
+
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        ("en", ("house's book", "other seat of the round with a progressive", "payout unit")),
+        ("fr", ("livres de la maison", "autre place de la partie", "unité de paiement")),
+    ],
+)
+def test_the_report_says_what_the_theoretical_assumes_in_both_languages(
+    client, manager, supervisor, pit, dealer, progressive, language, words
+):
+    from tests.tables.factories import make_ruleset
+    from tests.tables.rounds.conftest import Felt, dealt_table
+
+    rules = make_ruleset(manager, name="Capped", payout_unit_cents=100)
+    table = dealt_table(manager, supervisor, pit, rules, dealer, name="UTH C", bank=progressive)
+    deal_to(Felt(table, dealer), "settled")
+    client.force_login(manager)
+    client.cookies["django_language"] = language
+    page = client.get("/reports/").content.decode()
+    for word in words:
+        assert word in page
+    assert 'data-testid="uncapped"' in page and 'data-testid="trips-fold"' not in page
