@@ -24,7 +24,7 @@ class Migration(migrations.Migration):
         ("casino", "0011_audit_sealed_after_commit"),
         ("tables", "0009_first_ruleset_approval"),
         ("jackpot", "0008_meter_adjustment_requests"),
-        ("accounting", "0002_round_summary"),
+        ("accounting", "0003_linesummary_rivals_and_stake_squares"),
     ]
 
     operations = [migrations.RunPython(digest_existing, migrations.RunPython.noop)]
