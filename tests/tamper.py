@@ -20,6 +20,17 @@ def write_unguarded(table: str, statement: str, params: list | None = None) -> N
             cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
 
 
+def detach_adjustment_requests(where: str, params: list) -> None:
+    """Unlink the meter adjustment requests from the ledger lines `where` picks (SQL on
+    jackpot_meterentry), as someone deleting or renumbering those lines would have to."""
+    write_unguarded(
+        "jackpot_adjustmentrequest",
+        "UPDATE jackpot_adjustmentrequest SET entry_id = NULL"
+        f" WHERE entry_id IN (SELECT id FROM jackpot_meterentry WHERE {where})",
+        params,
+    )
+
+
 def audit_verify() -> tuple[int, str]:
     """(exit code, what it said): 0 and its report, or 1 and the break it names."""
     out, err = StringIO(), StringIO()

@@ -30,7 +30,7 @@ from jackpot.models import Bank, MeterEntry, meter_entry_digest
 from tests.factories import PropertyFactory
 from tests.jackpot.factories import adjust, contribute, hit, make_bank
 from tests.tamper import audit_verify as verify
-from tests.tamper import write_unguarded
+from tests.tamper import detach_adjustment_requests, write_unguarded
 
 KEY = "test-heads-key-" + "k" * 40
 
@@ -58,6 +58,7 @@ def last_checkpoint() -> Checkpoint:
 def cut_after(bank: Bank, seq: int) -> None:
     """Delete the bank's lines after `seq` and rewrite its row to match the new last line, so
     the ledger's own chain holds again (what someone with database access can do)."""
+    detach_adjustment_requests("bank_id = %s AND seq > %s", [bank.pk, seq])
     sql("DELETE FROM jackpot_meterentry WHERE bank_id = %s AND seq > %s", [bank.pk, seq])
     last = MeterEntry.objects.get(bank=bank, seq=seq)
     Bank.objects.filter(pk=bank.pk).update(

@@ -22,7 +22,7 @@ from jackpot.chains import ledger_find_break
 from jackpot.models import LEDGER_GENESIS, Bank, MeterEntry, meter_entry_digest
 from tests.jackpot.factories import adjust, contribute, hit
 from tests.tamper import audit_verify as verify
-from tests.tamper import write_unguarded
+from tests.tamper import detach_adjustment_requests, write_unguarded
 
 KEY = "test-ledger-key-" + "k" * 40
 OLD_KEY = "test-ledger-old-key-" + "o" * 40
@@ -228,6 +228,7 @@ def _unlink_and_delete(line: MeterEntry) -> None:
             "UPDATE jackpot_pendingcontribution SET entry_id = NULL WHERE entry_id = %s",
             [line.pk],
         )
+    detach_adjustment_requests("id = %s", [line.pk])
     sql("DELETE FROM jackpot_meterentry WHERE id = %s", [line.pk])
 
 
@@ -286,6 +287,7 @@ def test_a_forged_line_appended_with_the_projects_digest_is_named(ledger):
 def test_a_line_whose_id_is_changed_is_named_under_its_new_id(ledger):
     line = line_of(ledger, "adjustment")
     new_id = line.pk + 100_000
+    detach_adjustment_requests("id = %s", [line.pk])
     sql("UPDATE jackpot_meterentry SET id = %s WHERE id = %s", [new_id, line.pk])
     code, message = verify()
     assert code == 1 and named_at(message, line, pk=new_id)
