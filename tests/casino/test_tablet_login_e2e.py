@@ -48,7 +48,7 @@ def test_a_wrong_pin_shows_a_message_a_dealer_can_act_on(asgi_server, browser_pa
     # One answer for an unknown number, a wrong PIN and a locked account (tests/casino/test_signin.py).
     assert page.inner_text(".error") == (
         "Connexion refusée\u00a0: matricule ou code PIN erroné, ou compte bloqué après trop "
-        "d'essais erronés (un superviseur peut le débloquer)."
+        "d’essais erronés (un superviseur peut le débloquer)."
     )
 
 

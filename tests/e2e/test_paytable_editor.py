@@ -156,6 +156,14 @@ def test_a_manager_copies_a_preset_then_deploys_the_paytable_to_a_closed_table(
     page.wait_for_selector('[data-figure="trips-edge"]:has-text("0,4724")', timeout=10_000)
     page.click("text=Placer les tables sur cette version")
     page.wait_for_selector(".messagelist .success:has-text('UTH 4')", timeout=10_000)
+    # A second manager approves the deployment (issue 23: nobody deploys a rule set alone).
+    from tables import services
+    from tables.models import RulesetDeployment
+
+    asked = RulesetDeployment.objects.get(table=table, decided_at__isnull=True)
+    services.ruleset_deployment_approve(
+        deployment_id=asked.pk, manager=Staff.objects.get(username="directrice")
+    )
     table.refresh_from_db()
     assert table.ruleset.trips_paytable_id == paytable.pk
     assert table.ruleset.version == 2
