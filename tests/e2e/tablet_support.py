@@ -15,6 +15,15 @@ TABLET_STATIC = Path(__file__).parents[2] / "tables" / "static" / "tables" / "ta
 DEALER = ("1001", "1111")  # croupier, who deals UTH 1 in the demo
 SUPERVISOR = ("2001", "3333")  # inspecteur
 
+SUITS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+
+
+def card_text(code: str, language: str) -> str:
+    """A card as the tablet writes it in a message, in the page's notation ("R♥" in French)."""
+    from tables.rules.cards import rank_faces
+
+    return rank_faces("fr" if language.startswith("fr") else "en")[code[0]] + SUITS[code[1]]
+
 
 def load_floor():
     call_command("load_demo", stdout=io.StringIO())

@@ -4,7 +4,7 @@ a tap nor apply it twice, and the screen says at once when the link is down."""
 import pytest
 
 from tables.models import RoundEvent
-from tests.e2e.tablet_support import DEALER, Tablet, axe_violations, load_floor
+from tests.e2e.tablet_support import DEALER, Tablet, axe_violations, card_text, load_floor
 from tests.e2e.test_tablet_language import english_left_on
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -65,6 +65,7 @@ def test_every_tap_made_while_the_link_is_cut_is_kept_in_order_and_sent_once(tab
     page = tablet.page
     words = tablet.words
     board = words["place.board"]
+    shown_as = page.get_attribute("html", "lang")
     before = tablet.seq
 
     def cut(taps: list[str], listed: list[str]):
@@ -88,7 +89,7 @@ def test_every_tap_made_while_the_link_is_cut_is_kept_in_order_and_sent_once(tab
     assert tablet.seq == before + 2
 
     flop = ["Kh", "7d", "2c"]
-    cut(flop, [f"{card} → {board}" for card in flop])
+    cut(flop, [f"{card_text(card, shown_as)} → {board}" for card in flop])
     language = page.get_attribute("html", "lang")
     tablet.screenshot(f"tablet-offline-{language}")
     assert axe_violations(page, impacts=("minor", "moderate", "serious", "critical")) == []
@@ -97,9 +98,9 @@ def test_every_tap_made_while_the_link_is_cut_is_kept_in_order_and_sent_once(tab
     shown = page.locator('.place[data-place="board"] [data-code]')
     assert shown.evaluate_all("cs => cs.map(c => c.dataset.code)") == flop  # drawn at once
     # Undo takes the last held tap back: it is never sent; the right card follows it.
-    tablet.tap(words["undo_card"] % {"card": "2c", "place": board}, wait=False)
+    tablet.tap(words["undo_card"] % {"card": card_text("2c", shown_as), "place": board}, wait=False)
     tablet.tap("3c", wait=False)
-    assert pending(page) == [f"{card} → {board}" for card in ("Kh", "7d", "3c")]
+    assert pending(page) == [f"{card_text(c, shown_as)} → {board}" for c in ("Kh", "7d", "3c")]
     page.context.set_offline(False)
     tablet.wait_online()
     page.wait_for_function("() => document.querySelector('[data-pending]').hidden")

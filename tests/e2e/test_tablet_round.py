@@ -10,6 +10,7 @@ from tables.rules import settle_json
 from tests.e2e.tablet_support import (
     DEALER,
     Tablet,
+    card_text,
     load_floor,
     page_weight,
     staff_client,
@@ -128,16 +129,19 @@ def test_a_whole_seven_seat_round_by_touch(tablet, language):
     assert tablet.page.get_attribute('[data-card="Kh"]', "aria-disabled") == "true"
     seq = tablet.seq
     tablet.tap("Kh", force=True)
-    assert tablet.flash() == words["card_taken"] % {"card": "Kh"} and tablet.seq == seq
+    assert tablet.flash() == words["card_taken"] % {"card": card_text("Kh", language)}
+    assert tablet.seq == seq
     tablet.typed(typed["Kh"])
-    assert tablet.flash() == words["card_taken"] % {"card": "Kh"} and tablet.seq == seq
+    assert tablet.flash() == words["card_taken"] % {"card": card_text("Kh", language)}
+    assert tablet.seq == seq
 
     tablet.typed(typed["Qc"])
     tablet.typed(typed["Jd"])
     # A wrong card for seat 1, undone, then the right ones.
     tablet.card("Ac")
     assert tablet.page.locator('.seat[data-seat="1"] [data-code="Ac"]').count() == 1
-    tablet.tap(words["undo_card"] % {"card": "Ac", "place": words["place.seat"] % {"seat": 1}})
+    seat_1 = words["place.seat"] % {"seat": 1}
+    tablet.tap(words["undo_card"] % {"card": card_text("Ac", language), "place": seat_1})
     assert tablet.page.locator('.seat[data-seat="1"] [data-code="Ac"]').count() == 0
     for seat, hole in HOLES.items():
         for card in hole:

@@ -188,6 +188,11 @@ function cardFace(code) {
   return el("span", { class: `face ${colour}`, "data-code": code, "data-face": page.card_faces[code[0]], "data-suit": symbol });
 }
 
+// A card in a message, in the page's notation: "R♥" on a French page, "K♥" on an English one.
+function cardText(code) {
+  return page.card_faces[code[0]] + { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" }[code[1]];
+}
+
 function drawCards(container, cards) {
   const slots = Number(container.dataset.slots);
   const held = new Set(pendingCards(container.closest(".place").dataset.place));
@@ -644,7 +649,7 @@ function drawActions(dealing, step) {
   show("undo", dealing && undo !== null);
   if (undo) {
     undoButton.textContent = undo.kind === "card"
-      ? fill(words.undo_card, { card: undo.card, place: placeName(undo.place) })
+      ? fill(words.undo_card, { card: cardText(undo.card), place: placeName(undo.place) })
       : fill(words.undo_wagers, { seat: undo.seat });
   }
   const declarable = round && !round.pending_void ? page.declarable[round.stage] || [] : [];
@@ -929,7 +934,7 @@ function undoable() {
 
 function enterCard(card) {
   if (correcting() && correction.place) {
-    if (cardsOnTable().has(card)) flash(fill(words.card_taken, { card }));
+    if (cardsOnTable().has(card)) flash(fill(words.card_taken, { card: cardText(card) }));
     else correctCard(card);
     return;
   }
@@ -938,12 +943,12 @@ function enterCard(card) {
     return;
   }
   if (cardsOnTable().has(card)) {
-    flash(fill(words.card_taken, { card }));
+    flash(fill(words.card_taken, { card: cardText(card) }));
     return;
   }
   const place = target === "board" || target === "dealer" ? target : Number(target);
   event({ event: { kind: "cards_entered", place, cards: [card] } }, {
-    label: `${card} → ${placeName(target)}`, undo: { kind: "card", place: target, card }, action: `card:${card}`,
+    label: `${cardText(card)} → ${placeName(target)}`, undo: { kind: "card", place: target, card }, action: `card:${card}`,
   });
 }
 
@@ -982,7 +987,7 @@ function undo() {
   if (entry.kind === "card") {
     const place = entry.place === "board" || entry.place === "dealer" ? entry.place : Number(entry.place);
     target = entry.place;
-    event({ event: { kind: "card_removed", place, card: entry.card } }, { label: fill(words.undo_card, { card: entry.card, place: placeName(entry.place) }) });
+    event({ event: { kind: "card_removed", place, card: entry.card } }, { label: fill(words.undo_card, { card: cardText(entry.card), place: placeName(entry.place) }) });
   } else {
     event({ event: { kind: "wagers_withdrawn", seat: entry.seat } }, { label: fill(words.undo_wagers, { seat: entry.seat }) });
   }
