@@ -149,7 +149,7 @@ def test_a_refusal_reads_in_french_without_english_and_in_english_as_the_engine_
 @pytest.mark.parametrize(
     "code, french, field",
     [
-        ("duplicate_card", "Qs est déjà sur le tableau", "cards"),
+        ("duplicate_card", "Qs est déjà dans les cartes communes", "cards"),
         (
             "decisions_pending",
             "les places 2 doivent décider avant que d’autres cartes soient données",

@@ -42,7 +42,11 @@ async def test_celery_side_publish_reaches_a_connected_socket_through_redis(
     await asyncio.to_thread(commit_meter, bank, 1_300_000)
     await asyncio.to_thread(commit_meter, bank, 1_310_000)
     assert queued == [slug]
-    await asyncio.to_thread(lambda: feed.publish_meter.apply(args=[slug]).get())
+    # disable_sync_subtasks=False: Celery's "a task is running" flag is one per process, and an
+    # eager task run by another thread of the test process at that moment would set it.
+    await asyncio.to_thread(
+        lambda: feed.publish_meter.apply(args=[slug]).get(disable_sync_subtasks=False)
+    )
 
     message = await ws.receive_json_from(timeout=3)
     assert message["type"] == "meter" and message["seq"] == 2
