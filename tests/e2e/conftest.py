@@ -115,3 +115,17 @@ def browser_page():
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         yield page
         browser.close()
+
+
+def sign_in(page, server, username: str) -> None:
+    """Sign `page` in as `username` on `server` (a session made by Django's test client)."""
+    from django.test import Client
+
+    from casino.models import Staff
+
+    client = Client()
+    client.force_login(Staff.objects.get(username=username))
+    page.context.clear_cookies()
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": server.url}]
+    )

@@ -1,20 +1,14 @@
 """Long names never widen a page (Chromium): a 60-character table name once made the floor
 1526 px wide. The floor list and the admin's table list stay as wide as the window."""
 
-import socket
-
 import pytest
-from django.test import Client
 
 from casino import demo
-from casino.models import Staff
 from tables.models import Table
 from tests.e2e import conftest as e2e
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-#: This work's own ports (the shared machine gives each engineer a range).
-PORTS = range(8160, 8170)
 # 60 characters and no space to break at (a code, a name typed with dashes)
 LONG_NAME = "TERRASSE-PANORAMIQUE-COTE-JARDIN-TABLE-ULTIMATE-TEXAS-HOLDEM"
 
@@ -22,31 +16,8 @@ LONG_NAME = "TERRASSE-PANORAMIQUE-COTE-JARDIN-TABLE-ULTIMATE-TEXAS-HOLDEM"
 browser_page = e2e.browser_page  # the e2e tests' Chromium, for this test outside tests/e2e
 
 
-def _free(port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
-@pytest.fixture
-def server(transactional_db, monkeypatch):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    port = next(p for p in PORTS if _free(p))
-    started = e2e.AsgiServer(port).start()
-    yield started
-    started.stop()
-
-
-def sign_in(page, server, username: str) -> None:
-    client = Client()
-    client.force_login(Staff.objects.get(username=username))
-    page.context.clear_cookies()
-    page.context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": server.url}]
-    )
+server = e2e.asgi_server  # a free port, as every browser test's
+sign_in = e2e.sign_in
 
 
 @pytest.mark.parametrize("width", [1280, 1024])

@@ -2,10 +2,7 @@
 figures once it is done, without a reload by hand; the printable sheet in English and French,
 its pre-flop chart in colour."""
 
-import socket
-
 import pytest
-from django.test import Client
 
 from casino import demo
 from casino.models import Staff
@@ -16,36 +13,11 @@ from tests.e2e import conftest as e2e
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-PORTS = range(8550, 8560)  # this work's own ports on the shared machine
-
 browser_page = e2e.browser_page
 
 
-def _free(port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
-@pytest.fixture
-def server(transactional_db, monkeypatch):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    port = next(p for p in PORTS if _free(p))
-    started = e2e.AsgiServer(port).start()
-    yield started
-    started.stop()
-
-
-def sign_in(page, server, username: str) -> None:
-    client = Client()
-    client.force_login(Staff.objects.get(username=username))
-    page.context.clear_cookies()
-    page.context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": server.url}]
-    )
+server = e2e.asgi_server  # a free port, as every browser test's
+sign_in = e2e.sign_in
 
 
 def test_the_page_follows_the_computation_then_prints_the_sheet(server, browser_page, monkeypatch):
