@@ -25,6 +25,28 @@ DEALER_CARDS = ["Qc", "Qd"]  # a pair of queens: the dealer qualifies
 WRONG, RIGHT = ["Ah", "3d"], ["Kd", "3d"]  # ace high loses; kings beat the queens
 
 
+def settle_misread_round(tablet) -> None:
+    """Two seats play a round whose seat 1 hole cards are entered wrongly (WRONG), and the
+    dealer confirms its settlement."""
+    words, page = tablet.words, tablet.page
+    tablet.tap(words["new_round"])
+    tablet.wagers(1, [1000])
+    tablet.wagers(2, [1000])
+    tablet.tap(words["no_more_bets"])
+    tablet.decide(1, "bet:4")
+    tablet.decide(2, "check")
+    for card in BOARD[:3]:
+        tablet.card(card)
+    tablet.decide(2, "check")
+    for card in BOARD[3:]:
+        tablet.card(card)
+    tablet.decide(2, "bet:1")
+    for card in DEALER_CARDS + WRONG + ["8c", "8d"]:
+        tablet.card(card)
+    page.wait_for_selector('[data-action="confirm"]:not([hidden])')
+    tablet.tap(words["confirm"])
+
+
 def _supervisor_corrects_alone():
     """The property lets the table's supervisor make this correction alone (issue 23, 2: by
     default a second person approves it at the pit, test_pit_correction_approval.py)."""
@@ -57,22 +79,7 @@ def test_a_settled_round_is_corrected_after_a_wrong_pin(tablet, language):
     tablet.sign_in(*DEALER, language)
     words = tablet.words
     page = tablet.page
-    tablet.tap(words["new_round"])
-    tablet.wagers(1, [1000])
-    tablet.wagers(2, [1000])
-    tablet.tap(words["no_more_bets"])
-    tablet.decide(1, "bet:4")
-    tablet.decide(2, "check")
-    for card in BOARD[:3]:
-        tablet.card(card)
-    tablet.decide(2, "check")
-    for card in BOARD[3:]:
-        tablet.card(card)
-    tablet.decide(2, "bet:1")
-    for card in DEALER_CARDS + WRONG + ["8c", "8d"]:
-        tablet.card(card)
-    page.wait_for_selector('[data-action="confirm"]:not([hidden])')
-    tablet.tap(words["confirm"])
+    settle_misread_round(tablet)
     assert tablet.stage() == "settled"
     before = tablet.on_screen_payouts()
     assert before["1"]["ante"] < 0 and before["1"]["play"] < 0

@@ -7,7 +7,7 @@ import pytest
 
 from casino.roles import Role
 from tests.e2e.tablet_support import DEALER, SUPERVISOR, Tablet, load_floor
-from tests.e2e.test_tablet_correction import BOARD, DEALER_CARDS, RIGHT, WRONG
+from tests.e2e.test_tablet_correction import RIGHT, settle_misread_round
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -42,22 +42,7 @@ def test_a_correction_asked_at_the_tablet_is_approved_at_the_pit(
     browser_page.set_viewport_size({"width": 1280, "height": 800})
     tablet = Tablet(browser_page, asgi_server.url).sign_in(*DEALER, language)
     words, page = tablet.words, tablet.page
-    tablet.tap(words["new_round"])
-    tablet.wagers(1, [1000])
-    tablet.wagers(2, [1000])
-    tablet.tap(words["no_more_bets"])
-    tablet.decide(1, "bet:4")
-    tablet.decide(2, "check")
-    for card in BOARD[:3]:
-        tablet.card(card)
-    tablet.decide(2, "check")
-    for card in BOARD[3:]:
-        tablet.card(card)
-    tablet.decide(2, "bet:1")
-    for card in DEALER_CARDS + WRONG + ["8c", "8d"]:
-        tablet.card(card)
-    page.wait_for_selector('[data-action="confirm"]:not([hidden])')
-    tablet.tap(words["confirm"])
+    settle_misread_round(tablet)
     before = tablet.on_screen_payouts()
 
     tablet.tap(words["correct"], wait=False)
