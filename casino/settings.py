@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "tables",
     "tables.pit",
     "tables.accounting",
+    "tables.ratings",
 ]
 
 MIDDLEWARE = [

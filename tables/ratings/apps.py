@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class RatingsConfig(AppConfig):
+    """Players and their ratings, measured from the rounds their seats played. It reads tables
+    and accounting; nothing below it reads it."""
+
+    name = "tables.ratings"
+    label = "ratings"
+    verbose_name = _("Player ratings")

@@ -1,0 +1,76 @@
+"""Players, as the casino knows them: a card and an alias for the floor, an identity for
+compliance only (the fact that a document was checked, never a copy of it)."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Player(models.Model):
+    """A carded player, or an anonymous one ("man, red jacket") a supervisor may later link
+    to a card."""
+
+    ACTIVE, BARRED, SELF_EXCLUDED = "active", "barred", "self_excluded"
+    STATUS_CHOICES = [
+        (ACTIVE, _("active")),
+        (BARRED, _("barred")),
+        (SELF_EXCLUDED, _("self-excluded")),
+    ]
+
+    property = models.ForeignKey(
+        "casino.Property", verbose_name=_("property"), on_delete=models.PROTECT, related_name="players"
+    )
+    # The loyalty card number; none for an anonymous player.
+    card = models.CharField(_("card number"), max_length=32, null=True, blank=True)
+    alias = models.CharField(_("alias"), max_length=60)
+    status = models.CharField(_("status"), max_length=16, choices=STATUS_CHOICES, default=ACTIVE)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(fields=["property", "card"], name="player_card_unique"),
+            models.CheckConstraint(
+                condition=Q(status__in=["active", "barred", "self_excluded"]), name="player_status_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.alias
+
+
+class PlayerIdentity(models.Model):
+    """Who the player is, for compliance: seen by compliance and auditors only, every view
+    audited."""
+
+    player = models.OneToOneField(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="identity"
+    )
+    family_name = models.CharField(_("family name"), max_length=120)
+    given_names = models.CharField(_("given names"), max_length=120, blank=True)
+    birth_date = models.DateField(_("date of birth"), null=True, blank=True)
+    # The kind of document seen (passport, identity card...), never its number or a copy.
+    document_kind = models.CharField(_("identity document"), max_length=40, blank=True)
+    checked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("identity checked by"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    checked_at = models.DateTimeField(_("identity checked at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("player identity")
+        verbose_name_plural = _("player identities")
