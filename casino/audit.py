@@ -37,6 +37,7 @@ from casino.checkpoints import (
     last_checkpoint_position,
 )
 from casino.clock import stamp
+from casino.ids import draw_ids
 from casino.models import AuditEntry
 
 log = logging.getLogger("casino.audit")
@@ -99,21 +100,6 @@ def _entry_mac_holds(entry: AuditEntry, keys: dict) -> bool:
     return key is not None and bool(entry.entry_mac) and entry.entry_mac == _entry_mac(entry, key)
 
 
-def _new_ids(count: int) -> list[int]:
-    """Ids for `count` new entries, drawn before the INSERT so that the entry's own MAC can
-    cover its id (a copy of an entry under another id then fails it)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
-                [AuditEntry._meta.db_table, count],
-            )
-            return sorted(row[0] for row in cursor.fetchall())
-    # SQLite: writers are serialised by the database itself (IMMEDIATE transactions).
-    top = AuditEntry.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-    return list(range(top + 1, top + 1 + count))
-
-
 def _head() -> tuple | None:
     return (
         AuditEntry.objects.filter(position__isnull=False)
@@ -146,7 +132,7 @@ def audit_many(entries: list[dict]) -> list[AuditEntry]:
         raise RuntimeError("audit() must be called inside transaction.atomic()")
     if not entries:
         return []
-    ids = _new_ids(len(entries))
+    ids = draw_ids(AuditEntry, len(entries))
     now = timezone.now()
     gaming_date, shift = stamp(now)
     key_id = current_key_id()
