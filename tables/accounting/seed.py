@@ -36,7 +36,7 @@ from tables.rules.machine import (
 )
 from tables.rules.ruleset import parse_rules
 from tables.rules.settle import Meter, settle
-from tables.services.rounds import _line_rows as line_rows  # the lines a round writes
+from tables.services.rounds import line_rows  # the lines a round writes
 from tables.simulator import ACTION_WEIGHTS, ANTE_FACTORS, DECK, TRIPS_FACTORS, deal_order
 
 # The demo's chip set (cents), from the plaque down to the half-euro.

@@ -6,6 +6,7 @@ worded in the signed-in person's language. Every view names the roles it admits.
 
 import json
 import math
+from dataclasses import dataclass
 from functools import wraps
 
 from django.conf import settings
@@ -23,6 +24,7 @@ from tables import selectors
 from tables.api.openapi import OPENAPI
 from tables.errors import NotFound, RoundRefused
 from tables.services import rounds as services
+from tables.services.rounds import RoundWrite
 from tables.snapshots import round_snapshot, staff_ref
 
 STAFF = (Role.DEALER, Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR)
@@ -148,8 +150,25 @@ def _nul(path: str) -> RoundRefused:
     )
 
 
-def _written(written: services.Written) -> JsonResponse:
-    return JsonResponse(written.body, status=written.status)
+@dataclass(frozen=True)
+class Written:
+    """A write's HTTP answer: its status and JSON body, the same again for a retried key.
+    A round service's outcome is answered with the status spec/round-api.md gives it (the
+    code kept with the answer under its key)."""
+
+    status: int
+    body: dict
+
+    @classmethod
+    def of(cls, result: RoundWrite) -> "Written":
+        return cls(int(result.status), result.body)
+
+    def response(self) -> JsonResponse:
+        return JsonResponse(self.body, status=self.status)
+
+
+def _written(result: RoundWrite) -> JsonResponse:
+    return Written.of(result).response()
 
 
 def _not_found(what: str, pk) -> NotFound:

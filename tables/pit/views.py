@@ -30,8 +30,11 @@ from tables.pit import alerts as pit_alerts
 from tables.pit import live as pit_live
 from tables.pit import selectors
 from tables.pit.selectors import PIT_ACTORS, PIT_READERS
-from tables.services.corrections import round_correction_approve, round_correction_reject
-from tables.services.rounds import round_void
+from tables.services.rounds import (
+    round_correction_approve,
+    round_correction_reject,
+    round_void,
+)
 
 
 def _back(request, default: str):

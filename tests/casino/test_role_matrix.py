@@ -228,7 +228,7 @@ def role_first(call):
 
 
 def _correction_approve(person, world):
-    from tables.services.corrections import round_correction_approve
+    from tables.services.rounds import round_correction_approve
 
     round_correction_approve(request_id=10**9, approver=person, pin="1234")
 

@@ -80,9 +80,7 @@ def test_the_export_settles_again_through_the_cli(felt, progressive):
     assert bank.meter_cents == bank.reset_cents
 
 
-def test_a_confirmation_with_hits_audits_each_hit_then_the_settlement_in_one_batch(
-    felt, progressive
-):
+def test_a_confirmation_with_hits_audits_each_hit_then_the_settlement(felt, progressive):
     from casino.models import AuditEntry
 
     felt.open()
@@ -106,7 +104,6 @@ def test_a_confirmation_with_hits_audits_each_hit_then_the_settlement_in_one_bat
         ("jackpot.hit.recorded", str(hits[1])),
         ("tables.round.settled", str(done["id"])),
     ]
-    assert len({e.created_at for e in written}) == 1  # one INSERT, one instant
     assert written[2].data["hits"] == hits
     # Seat 2 is paid from the meter as seat 1's hit left it, below the reset amount (as the
     # engine pays it: spec/settle.md); the meter is reseeded once, after the round's last hit.

@@ -10,8 +10,9 @@ from django.utils import timezone
 
 from tables.models import DealerAssignment, IdempotentWrite
 from tables.selectors import current_dealer
-from tables.services import round_reads
-from tables.services.rounds import _round_read, _round_relock
+from tables.services.rounds import reads as round_reads
+from tables.services.rounds import round_read as _round_read
+from tables.services.rounds import round_relock as _round_relock
 from tests.factories import make_staff
 
 HOUR = dt.timedelta(hours=1)

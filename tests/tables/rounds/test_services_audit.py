@@ -8,7 +8,8 @@ from casino.audit import seal_pending
 from casino.models import AuditEntry
 from jackpot.models import Bank, MeterEntry, PendingContribution
 from tables.models import Round, RuleSet
-from tables.services import corrections, rounds
+from tables.services import rounds
+from tables.services.rounds import correction_approval as corrections
 from tests.tables.rounds.conftest import (
     HOLES,
     bank_totals,

@@ -11,7 +11,8 @@ from casino.errors import RoleRequired
 from casino.models import AuditEntry
 from tables.errors import IllegalTransition, NotThisDealersTable, RoundRefused
 from tables.models import Correction, CorrectionRequest, Round, SettlementLine
-from tables.services import corrections, rounds
+from tables.services import rounds
+from tables.services.rounds import correction_approval as corrections
 from tests.tables.rounds.conftest import (
     DEALING_SUPERVISOR_PIN,
     deal_to,

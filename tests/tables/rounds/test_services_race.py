@@ -9,7 +9,8 @@ from django.db import connection
 from tables.errors import StaleRound
 from tables.models import Round, RoundEvent
 from tables.services import rounds
-from tables.services.rounds import Written, state_of
+from tables.services.rounds import RoundWrite as Written
+from tables.services.rounds import state_of
 
 RACES = 10
 

@@ -11,7 +11,8 @@ from django.db import connection
 from casino.roles import Role
 from tables.errors import IllegalTransition, RoundRefused
 from tables.models import Correction, CorrectionRequest, Round, SettlementLine
-from tables.services import corrections, rounds
+from tables.services import rounds
+from tables.services.rounds import correction_approval as corrections
 from tests.factories import make_staff
 from tests.tables.rounds.conftest import deal_to, pin_of
 
