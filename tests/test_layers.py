@@ -23,7 +23,11 @@ RULES = [
             "management/commands/print_urls.py",
         },
     ),
-    ("tables", {"tables.pit", "tables.accounting", "tables.ratings"}, {"pit", "accounting", "ratings"}),
+    (
+        "tables",
+        {"tables.pit", "tables.accounting", "tables.ratings"},
+        {"pit", "accounting", "ratings"},
+    ),
     ("tables/accounting", {"tables.pit", "tables.ratings"}, set()),
     # Ratings read the rounds and the accounting's edges; the pit shows them.
     ("tables/ratings", {"tables.pit"}, set()),
@@ -73,4 +77,17 @@ def test_the_par_sheet_sits_beside_the_engine():
             if name == "tables.rules" or name.startswith(("tables.rules.", "tables.parsheet")):
                 continue
             found.append(f"{path.relative_to(ROOT)}: {name}")
+    assert found == []
+
+
+def test_services_speak_the_domain_not_http_nor_templates():
+    """A service returns domain results: the HTTP answer is the API's (tables/api), and what a
+    service formats (money, dates) comes from plain modules, never a template tag."""
+    found = []
+    for app in ("casino", "jackpot", "tables"):
+        base = ROOT / app
+        for path in [*base.rglob("services/**/*.py"), *base.rglob("services.py")]:
+            for name in imports_of(path):
+                if ".templatetags" in name or name.startswith(("django.http", "tables.api")):
+                    found.append(f"{path.relative_to(ROOT)}: {name}")
     assert found == []
