@@ -11,40 +11,23 @@ Lock order, everywhere: the table row (opening), then the round row (which also 
 round's event chain), then the progressive bank (bank_lock_and_post, hit_record).
 """
 
-from tables.services.rounds.answers import KEY_MAX, Outcome, RoundWrite, fingerprint
+from tables.services.rounds.answers import Outcome, RoundWrite
 from tables.services.rounds.correction_approval import (
     round_correction_approve,
     round_correction_reject,
 )
-from tables.services.rounds.corrections import (
-    correction_preview,
-    correction_request_json,
-    round_correct,
-)
-from tables.services.rounds.opening import RULES_WITH_PAYTABLES, round_open
-from tables.services.rounds.settlement import BETS, line_rows, round_settle, settlement_preview
-from tables.services.rounds.state import (
-    refusal,
-    round_read,
-    round_reference,
-    round_relock,
-    rules_of,
-    state_of,
-)
+from tables.services.rounds.corrections import correction_preview, round_correct
+from tables.services.rounds.opening import round_open
+from tables.services.rounds.settlement import line_rows, round_settle, settlement_preview
+from tables.services.rounds.state import round_read, round_reference, round_relock, state_of
 from tables.services.rounds.step import round_event_record
 from tables.services.rounds.voids import round_void
 
 __all__ = [
-    "BETS",
-    "KEY_MAX",
-    "RULES_WITH_PAYTABLES",
     "Outcome",
     "RoundWrite",
     "correction_preview",
-    "correction_request_json",
-    "fingerprint",
     "line_rows",
-    "refusal",
     "round_correct",
     "round_correction_approve",
     "round_correction_reject",
@@ -55,7 +38,6 @@ __all__ = [
     "round_relock",
     "round_settle",
     "round_void",
-    "rules_of",
     "settlement_preview",
     "state_of",
 ]

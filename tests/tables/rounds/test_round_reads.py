@@ -1,4 +1,4 @@
-"""The round's reads in SQL (tables.services.round_reads) answer as the ORM's definitions do:
+"""The round's reads (tables.services.rounds.reads) answer as the ORM's definitions do:
 who deals the table at an instant is DealerAssignment.objects.covering(at), on its edges too;
 an id nobody can hold names no round; JSON comes back decoded."""
 
