@@ -1,0 +1,121 @@
+"""The cost of the decisions played, priced by a worker once a round settles (the signal after
+commit), again after a correction, removed on a void; None while no par sheet is computed.
+
+The par sheet is a 32-card deck's (2, 4, 7, 8, 9, Q, K, A: every card the standard round
+deals), for time: what counts here is that the stored values price the round."""
+
+import copy
+from functools import cache
+
+import pytest
+
+from tables import events, services
+from tables.accounting.decisions import decisions_price, seat_decision_cost
+from tables.accounting.models import SeatDecisionCost
+from tables.models import BaseGameValues, Round
+from tables.parsheet import Deck, analyse
+from tables.parsheet.decisions import round_costs
+from tables.rules.ruleset import parse_rules
+from tables.services import rounds
+from tests.tables.rounds.conftest import deal_to, pin_of
+
+DECK = Deck((0, 2, 5, 6, 7, 10, 11, 12), 4)
+
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks):
+    """The signals go after commit: run them (the test's transaction never commits)."""
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+@cache
+def _analysed(rules_key):
+    import json
+
+    return analyse(parse_rules(json.loads(rules_key)), DECK)
+
+
+@pytest.fixture
+def computed(felt, manager, monkeypatch):
+    """The felt's rule set has its par sheet computed (on the small deck, analysed once)."""
+    import json
+
+    from tables.services import parsheets
+    from tables.tasks import compute_parsheet
+
+    monkeypatch.setattr(compute_parsheet, "delay", lambda *args: None)
+    monkeypatch.setattr(
+        parsheets, "analyse", lambda rules, deck, progress: _analysed(json.dumps(rules.to_json()))
+    )
+    sheet = services.parsheet_request(ruleset_id=felt.table.ruleset_id, manager=manager)
+    return services.parsheet_compute(sheet_id=sheet.pk, deck=DECK)
+
+
+def test_nothing_is_priced_while_the_par_sheet_is_not_computed(felt):
+    deal_to(felt, "settled")
+    assert seat_decision_cost(felt.round["id"], 2) is None
+    assert decisions_price(felt.round["id"]) is None
+
+
+def test_a_settled_round_is_priced_after_commit_from_the_stored_values(felt, computed, committed):
+    values = BaseGameValues.objects.get(sheet=computed)
+    assert values.size_bytes == len(values.flop) > 0
+    with committed():
+        deal_to(felt, "settled")  # both seats check twice, then Play 1x on the river
+    round_ = Round.objects.get(pk=felt.round["id"])
+    expected = round_costs(_analysed(json_of(round_)), round_.settlement_input)
+    rows = {r.seat: r for r in SeatDecisionCost.objects.filter(round=round_)}
+    assert set(rows) == {1, 2}
+    for seat, (ante, cost, decisions) in expected.items():
+        assert (rows[seat].ante_cents, rows[seat].cost_cents) == (ante, cost)
+        assert rows[seat].decisions == decisions
+        assert seat_decision_cost(round_.pk, seat) == cost
+    # Seat 2's aces checked before the flop: the 4x was worth more.
+    aces = rows[2].decisions[0]
+    assert (aces["chosen"], aces["best"]) == ("check", "4x")
+    assert aces["cost_cents"] > 0  # each figure rounded to the cent on its own:
+    assert abs(aces["cost_cents"] - (aces["best_cents"] - aces["chosen_cents"])) <= 1
+    assert rows[2].cost_cents >= aces["cost_cents"] - 1
+
+
+def json_of(round_):
+    import json
+
+    return json.dumps(parse_rules(round_.rules).to_json())
+
+
+def test_a_correction_prices_the_corrected_facts(
+    felt, computed, supervisor, casino_property, committed
+):
+    casino_property.correction_threshold_cents = 10**9
+    casino_property.save(update_fields=["correction_threshold_cents"])
+    with committed():
+        deal_to(felt, "settled")
+    round_ = Round.objects.get(pk=felt.round["id"])
+    before = seat_decision_cost(round_.pk, 1)
+    facts = copy.deepcopy(round_.settlement_input)
+    facts["seats"][0]["hole"] = ["4d", "8c"]  # a pair of fours, not of kings
+    with committed():
+        rounds.round_correct(
+            round_id=round_.pk,
+            actor=supervisor,
+            key="fix-1",
+            supervisor=pin_of(supervisor),
+            reason="Seat 1's cards were misread.",
+            corrected=facts,
+        )
+    expected = round_costs(_analysed(json_of(round_)), facts)[1][1]
+    row = SeatDecisionCost.objects.get(round=round_, seat=1)
+    assert (row.correction, row.cost_cents) == (1, expected)
+    assert expected != before
+
+
+def test_a_voided_round_has_no_decision_cost(felt, computed, committed):
+    with committed():
+        deal_to(felt, "settled")
+    round_id = felt.round["id"]
+    assert SeatDecisionCost.objects.filter(round_id=round_id).count() == 2
+    Round.objects.filter(pk=round_id).update(stage=Round.Stage.VOID)
+    events.void_decided.send(sender=Round, round_id=round_id, approved=True)
+    assert not SeatDecisionCost.objects.filter(round_id=round_id).exists()
+    assert seat_decision_cost(round_id, 1) is None
