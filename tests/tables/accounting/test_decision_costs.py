@@ -119,3 +119,46 @@ def test_a_voided_round_has_no_decision_cost(felt, computed, committed):
     events.void_decided.send(sender=Round, round_id=round_id, approved=True)
     assert not SeatDecisionCost.objects.filter(round_id=round_id).exists()
     assert seat_decision_cost(round_id, 1) is None
+
+
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        ("en", ("Theoretical at the play seen", "decisions: ")),
+        ("fr", ("Théorique au jeu observé", "décisions\u00a0: ")),
+    ],
+)
+def test_the_report_shows_the_theoretical_at_the_play_seen(
+    client, felt, computed, manager, committed, language, words
+):
+    """Per table and per dealer in a shift: the theoretical at optimal play, and plus the
+    decision costs of the seat-rounds priced; the CSV carries both."""
+    import csv
+    import io
+
+    from casino.clock import current_property
+    from tables.accounting.reports import Period, report
+
+    with committed():
+        deal_to(felt, "settled")
+    round_ = Round.objects.get(pk=felt.round["id"])
+    cost = sum(SeatDecisionCost.objects.filter(round=round_).values_list("cost_cents", flat=True))
+    assert cost > 0  # the aces' pre-flop check
+    day = current_property().gaming_date()
+    for period, by in (
+        (Period.of("day", day), "table"),
+        (Period.of("shift", day, round_.shift), "dealer"),
+    ):
+        row = report(period, by=by).rows[0]
+        assert (row.decision_cost, row.priced_seats, row.unpriced_seats) == (cost, 2, 0)
+        assert row.theoretical_seen == row.theoretical + cost
+    client.force_login(manager)
+    client.cookies["django_language"] = language
+    page = client.get("/reports/").content.decode()
+    for word in words:
+        assert word in page
+    rows = list(csv.reader(io.StringIO(client.get("/reports/?format=csv").content.decode())))
+    header, table_row, _total = rows
+    seen = next(i for i, h in enumerate(header) if h.startswith(("theoretical at", "théorique au")))
+    row = report(Period.of("day", day)).rows[0]
+    assert table_row[seen] == f"{row.theoretical_seen // 100}.{row.theoretical_seen % 100:02d}"
