@@ -35,8 +35,7 @@ def _analysed(rules_key):
     return analyse(parse_rules(json.loads(rules_key)), DECK)
 
 
-@pytest.fixture
-def computed(felt, manager, monkeypatch):
+def _compute_sheet(felt, manager, monkeypatch):
     """The felt's rule set has its par sheet computed (on the small deck, analysed once)."""
     import json
 
@@ -49,6 +48,11 @@ def computed(felt, manager, monkeypatch):
     )
     sheet = services.parsheet_request(ruleset_id=felt.table.ruleset_id, manager=manager)
     return services.parsheet_compute(sheet_id=sheet.pk, deck=DECK)
+
+
+@pytest.fixture
+def computed(felt, manager, monkeypatch):
+    return _compute_sheet(felt, manager, monkeypatch)
 
 
 def test_nothing_is_priced_while_the_par_sheet_is_not_computed(felt):
@@ -162,3 +166,19 @@ def test_the_report_shows_the_theoretical_at_the_play_seen(
     seen = next(i for i, h in enumerate(header) if h.startswith(("theoretical at", "théorique au")))
     row = report(Period.of("day", day)).rows[0]
     assert table_row[seen] == f"{row.theoretical_seen // 100}.{row.theoretical_seen % 100:02d}"
+
+
+def test_rounds_settled_before_the_sheet_are_priced_by_the_command(felt, manager, monkeypatch):
+    import io
+
+    from django.core.management import call_command
+
+    deal_to(felt, "settled")  # no par sheet yet: nothing priced
+    round_id = felt.round["id"]
+    out = io.StringIO()
+    call_command("accounting_price_decisions", stdout=out)
+    assert "0 rounds priced, 1 left" in out.getvalue()
+    _compute_sheet(felt, manager, monkeypatch)
+    call_command("accounting_price_decisions", stdout=out)
+    assert "1 rounds priced, 0 left" in out.getvalue()
+    assert seat_decision_cost(round_id, 2) > 0
