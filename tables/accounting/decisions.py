@@ -53,32 +53,40 @@ def sheet_values(rules_json: dict) -> StoredValues | None:
 def decisions_price(round_id: int) -> list[SeatDecisionCost] | None:
     """Price (or price again) every seat of a settled round; a void round's costs removed.
     None when nothing can be priced (not settled, no computed par sheet)."""
-    round_ = Round.objects.only("pk", "stage", "rules", "settlement_input").get(pk=round_id)
-    if round_.stage == Round.Stage.VOID:
-        SeatDecisionCost.objects.filter(round_id=round_id).delete()
-        return []
-    if round_.stage != Round.Stage.SETTLED or not round_.settlement_input:
-        return None
-    values = sheet_values(round_.rules)
-    if values is None:
-        return None
-    correction = (
-        Correction.objects.filter(round_id=round_id).order_by("-number").only("number", "input")
-    ).first()
-    facts = correction.input if correction else round_.settlement_input
-    costs = round_costs(values, facts)
-    rows = [
-        SeatDecisionCost(
-            round_id=round_id,
-            seat=seat,
-            ante_cents=ante,
-            cost_cents=cost,
-            decisions=decisions,
-            correction=correction.number if correction else 0,
-        )
-        for seat, (ante, cost, decisions) in sorted(costs.items())
-    ]
+    round_ = Round.objects.only("pk", "stage", "rules").get(pk=round_id)
+    # Loaded before the lock: the first load in a process takes a second or two.
+    values = sheet_values(round_.rules) if round_.stage == Round.Stage.SETTLED else None
     with transaction.atomic():
+        # The round's row serialises the pricings of one round (a settlement's and a
+        # correction's may run at once in two workers): the last one reads the last facts.
+        round_ = (
+            Round.objects.select_for_update()
+            .only("pk", "stage", "rules", "settlement_input")
+            .get(pk=round_id)
+        )
+        if round_.stage == Round.Stage.VOID:
+            SeatDecisionCost.objects.filter(round_id=round_id).delete()
+            return []
+        if round_.stage != Round.Stage.SETTLED or not round_.settlement_input or values is None:
+            return None
+        correction = (
+            Correction.objects.filter(round_id=round_id)
+            .order_by("-number")
+            .only("number", "input")
+            .first()
+        )
+        facts = correction.input if correction else round_.settlement_input
+        rows = [
+            SeatDecisionCost(
+                round_id=round_id,
+                seat=seat,
+                ante_cents=ante,
+                cost_cents=cost,
+                decisions=decisions,
+                correction=correction.number if correction else 0,
+            )
+            for seat, (ante, cost, decisions) in sorted(round_costs(values, facts).items())
+        ]
         # A correction may change who sat: the round's costs are replaced whole.
         SeatDecisionCost.objects.filter(round_id=round_id).delete()
         SeatDecisionCost.objects.bulk_create(rows)
