@@ -19,10 +19,7 @@ class Player(models.Model):
     ]
 
     property = models.ForeignKey(
-        "casino.Property",
-        verbose_name=_("property"),
-        on_delete=models.PROTECT,
-        related_name="players",
+        "casino.Property", verbose_name=_("property"), on_delete=models.PROTECT, related_name="players"
     )
     # The loyalty card number; none for an anonymous player.
     card = models.CharField(_("card number"), max_length=32, null=True, blank=True)
@@ -44,8 +41,7 @@ class Player(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["property", "card"], name="player_card_unique"),
             models.CheckConstraint(
-                condition=Q(status__in=["active", "barred", "self_excluded"]),
-                name="player_status_known",
+                condition=Q(status__in=["active", "barred", "self_excluded"]), name="player_status_known"
             ),
         ]
 
