@@ -174,8 +174,9 @@ def withholding_bound(
     beyond the uncapped edges (0 without either), so the house's theoretical lies between the
     theoretical and the theoretical plus this:
 
-    - the payout unit rounds each winning bet down by less than one unit: at most unit - 1
-      cents on each line of Ante, Blind, Play and Trips (`lines`);
+    - the payout unit rounds each winning bet down by less than one unit (a 3:2 win may be
+      a half cent off a unit, so not unit - 1): at most one unit on each line of Ante,
+      Blind, Play and Trips (`lines`);
     - the cap withholds a seat's winnings beyond it: nothing unless the seat's final hand is
       of a category whose largest win (the Ante, the largest Play and the Blind per unit of
       Ante, Trips's odds per unit of Trips) at the largest Ante and Trips staked (`largest`)
@@ -184,7 +185,7 @@ def withholding_bound(
     bound = Fraction(0)
     if e.payout_unit_cents > 1:
         paid = sum(lines.get(bet, 0) for bet in ("ante", "blind", "play", "trips"))
-        bound += (e.payout_unit_cents - 1) * paid
+        bound += e.payout_unit_cents * paid
     if e.max_payout_cents is not None:
         counts = paymath.seven_card_counts()
         total = sum(counts.values())

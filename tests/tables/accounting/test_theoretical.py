@@ -335,8 +335,8 @@ def test_a_table_losing_trips_on_a_fold_is_charged_the_trips_edge_under_that_rul
 def test_a_payout_unit_and_a_cap_bound_the_theoretical_from_above(
     client, manager, supervisor, pit, dealer, progressive
 ):
-    """Unit 1 €, cap 500 €, Ante and Trips 10 € on two seats: the unit withholds under 99
-    cents per line of Ante, Blind, Play and Trips; the cap can bite only on a royal flush
+    """Unit 1 €, cap 500 €, Ante and Trips 10 € on two seats: the unit withholds less than
+    a unit per line of Ante, Blind, Play and Trips; the cap can bite only on a royal flush
     (Blind 500:1) or a straight flush (Blind 50:1 + Trips 40:1: 55 x 10 € + 40 x 10 € =
     950 €), a quads' 15 x 10 € + 30 x 10 € = 450 € staying under it."""
     import math
@@ -355,7 +355,7 @@ def test_a_payout_unit_and_a_cap_bound_the_theoretical_from_above(
         counts["straight_flush"], total
     ) * (55 * 2_000 + 40 * 2_000)
     assert lines == 8
-    assert row.withholding_bound == math.ceil(99 * lines + cap)
+    assert row.withholding_bound == math.ceil(100 * lines + cap)
     assert row.theoretical_high == row.theoretical + row.withholding_bound
     client.force_login(manager)
     client.cookies["django_language"] = "en"
