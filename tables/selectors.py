@@ -222,3 +222,20 @@ def computed_base_edges(engine_rules) -> dict[str, tuple[Fraction, Fraction | No
         key: (Fraction(edge), Fraction(variance["exact"]) if variance else None)
         for key, edge, variance in done.values_list("rules_key", "house_edge", "sheet__variance")
     }
+
+
+def computed_sheet_folds(engine_rules) -> dict[str, tuple[dict[str, int] | None, int]]:
+    """Each computed par sheet's folds by the final hand's category and its deals (what prices
+    Trips lost on a fold), by `base_game_key`; the folds None for a sheet computed before
+    they were counted."""
+    from tables.parsheet import base_game_key
+    from tables.rules.ruleset import parse_rules
+
+    keys = {base_game_key(parse_rules(r)) for r in engine_rules}
+    done = BaseGameSheet.objects.filter(rules_key__in=keys, status=BaseGameSheet.Status.DONE)
+    return {
+        key: (folds, int(deals or 0))
+        for key, folds, deals in done.values_list(
+            "rules_key", "sheet__folds_by_category", "sheet__ordered_deals"
+        )
+    }

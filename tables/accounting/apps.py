@@ -12,4 +12,5 @@ class AccountingConfig(AppConfig):
 
     def ready(self) -> None:
         # Registers the slips and drops with the audit chain in every process that writes them.
+        import tables.accounting.receivers  # noqa: F401  (decision costs after settlement)
         import tables.accounting.records  # noqa: F401

@@ -326,3 +326,32 @@ class SummarizedDay(models.Model):
 
     def __str__(self) -> str:
         return str(self.gaming_date)
+
+
+class SeatDecisionCost(models.Model):
+    """What one seat's decisions in a settled round cost it in expectation, against optimal
+    play (`tables.parsheet.decisions`), priced from its rule set's computed par sheet after
+    the round settled (again after a correction, removed when the round is voided).
+
+    `decisions`: per decision point, in order, the street, the option chosen and the best
+    one, and their expected values in cents (the dealer's cards unknown to the player)."""
+
+    round = models.ForeignKey(
+        "tables.Round", verbose_name=_("round"), on_delete=models.CASCADE, related_name="+"
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    ante_cents = models.BigIntegerField(_("Ante (cents)"))
+    cost_cents = models.BigIntegerField(_("decision cost (cents)"))
+    decisions = models.JSONField(_("decisions"))
+    correction = models.PositiveIntegerField(_("correction priced"), default=0)  # 0: original
+    computed_at = models.DateTimeField(_("computed at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("decision cost")
+        verbose_name_plural = _("decision costs")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat"], name="decision_cost_seat_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round_id}/{self.seat}: {self.cost_cents}"

@@ -10,6 +10,10 @@ Two wins, side by side:
   the cage) is not the tray's money, so it stays out of both.
 Their difference, the variance, is a mispay, a missing slip or chips walking away.
 
+And two theoretical wins: at optimal play (each bet's handle times its edge,
+tables.accounting.theoretical) and at the play actually seen (plus what the players'
+decisions cost them, tables.accounting.decisions).
+
 A table's day (or shift) whose drop is not counted yet has a computed win and no counted one:
 it is "not counted yet", and stays out of the counted win, the variance and its alert until
 its drop is entered (else today's play shows as a false variance on the month to date).
@@ -23,7 +27,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.conf import settings
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, F, Max, Q, Sum
 from django.db.models.functions import Coalesce
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -36,14 +40,21 @@ from tables.accounting.models import (
     Inventory,
     LineSummary,
     RoundSummary,
+    SeatDecisionCost,
     SummarizedDay,
 )
 from tables.accounting.summary import ORIGINAL, hour_buckets, hour_expression, line_sums
-from tables.accounting.theoretical import Edges, edges, theoretical_fraction, win_variance
+from tables.accounting.theoretical import (
+    Edges,
+    edges,
+    theoretical_fraction,
+    win_variance,
+    withholding_bound,
+)
 from tables.models import Round, RuleSet, SettlementLine, Table
 from tables.parsheet import base_game_key
 from tables.rules.ruleset import parse_rules
-from tables.selectors import computed_base_edges
+from tables.selectors import computed_base_edges, computed_sheet_folds
 
 BETS = ("ante", "blind", "play", "trips", "progressive", "envy", "cap")
 BET_LABELS = dict(SettlementLine.Bet.choices)
@@ -151,6 +162,13 @@ class ReportRow:
     uncounted_win: int = 0
     uncounted_chips: int = 0
     uncounted_days: set = field(default_factory=set)
+    # What the players' decisions cost them against optimal play (tables.accounting.decisions),
+    # summed over the seat-rounds priced: those whose par sheet was computed.
+    decision_cost: int = 0
+    priced_seats: int = 0
+    # What a payout unit or a cap may withhold beyond the uncapped theoretical, at most
+    # (theoretical.withholding_bound); None when no rule set played has either.
+    withholding_bound: int | None = None
 
     @property
     def handle(self) -> int:
@@ -212,6 +230,28 @@ class ReportRow:
         return self.theoretical - half, self.theoretical + half
 
     @property
+    def theoretical_seen(self) -> int | None:
+        """The theoretical at the play actually seen: at optimal play plus what the decisions
+        priced cost the players; None when no seat-round is priced."""
+        if not self.priced_seats:
+            return None
+        return self.theoretical + self.decision_cost
+
+    @property
+    def theoretical_high(self) -> int | None:
+        """The house's theoretical at most, with a payout unit or a cap (the theoretical being
+        the uncapped edges', the least)."""
+        if self.withholding_bound is None:
+            return None
+        return self.theoretical + self.withholding_bound
+
+    @property
+    def unpriced_seats(self) -> int:
+        """Seat-rounds whose decisions are not priced (no par sheet yet): the play seen leaves
+        them at optimal play."""
+        return max(self.seats - self.priced_seats, 0)
+
+    @property
     def alert(self) -> bool:
         variance = self.variance
         return variance is not None and abs(variance) > variance_alert_cents()
@@ -236,6 +276,10 @@ class ReportRow:
         self.uncounted_chips += other.uncounted_chips
         self.uncounted_days |= other.uncounted_days
         self.theoretical += other.theoretical
+        self.decision_cost += other.decision_cost
+        if other.withholding_bound is not None:
+            self.withholding_bound = (self.withholding_bound or 0) + other.withholding_bound
+        self.priced_seats += other.priced_seats
         self.theoretical_partial = self.theoretical_partial or other.theoretical_partial
         self.win_variance += other.win_variance
         self.spread_unknown = self.spread_unknown or other.spread_unknown
@@ -276,6 +320,8 @@ class Report:
     base_computed: bool = False  # some rule set's base edge is its computed par sheet's
     uncapped: bool = False  # a rule set played has a payout unit or a cap its edges leave out
     trips_lost_on_fold: bool = False  # a rule set played loses Trips on a fold
+    # ...and some such rule set has no par sheet counting its folds: Trips priced as staying
+    trips_fold_unpriced: bool = False
 
 
 # --- the queries -----------------------------------------------------------------------------
@@ -459,6 +505,19 @@ def _round_counts(period: Period, by: str, done: set) -> tuple[dict, dict]:
     return voids, corrections
 
 
+def _decision_costs(period: Period, by: str) -> dict:
+    """{key: (Σ decision cost, seat-rounds priced)} of the period's settled rounds (one
+    query; a voided round's costs are removed, a corrected one's are of its corrected facts)."""
+    raw_field = DIMENSIONS[by][0]
+    costs = SeatDecisionCost.objects.filter(round__gaming_date__range=(period.first, period.last))
+    if period.shift:
+        costs = costs.filter(round__shift=period.shift)
+    return {
+        r[raw_field]: (r["cost"], r["n"])
+        for r in costs.values(raw_field).annotate(cost=Sum("cost_cents"), n=Count("id")).order_by()
+    }
+
+
 def _labels(by: str, keys) -> dict:
     keys = [k for k in keys if k is not None]
     if by == "table":
@@ -481,10 +540,37 @@ def _edges(ruleset_ids) -> dict[int, Edges]:
     )
     rules = {rs.pk: rs.engine_rules() for rs in rulesets}
     computed = computed_base_edges(rules.values())
+    trips_on_fold = [r for r in rules.values() if r.get("trips_on_fold") == "lost"]
+    folds = computed_sheet_folds(trips_on_fold) if trips_on_fold else {}
     found = {}
     for pk, r in rules.items():
-        base, variance = computed.get(base_game_key(parse_rules(r)), (None, None))
-        found[pk] = edges(r, computed_base=base, computed_variance=variance)
+        key = base_game_key(parse_rules(r))
+        base, variance = computed.get(key, (None, None))
+        folded, deals = folds.get(key, (None, 0))
+        found[pk] = edges(
+            r, computed_base=base, computed_variance=variance, folds=folded, deals=deals
+        )
+    return found
+
+
+def _largest_stakes(period: Period, ruleset_ids) -> dict:
+    """{ruleset: {bet: the largest Ante or Trips staked}} in the period, for the rule sets
+    with a maximum payout (what bounds the cap's withholding): one query, only when some."""
+    if not ruleset_ids:
+        return {}
+    lines = SettlementLine.objects.filter(
+        gaming_date__range=(period.first, period.last),
+        round__ruleset_id__in=ruleset_ids,
+        bet__in=("ante", "trips"),
+        correction__isnull=True,
+    )
+    if period.shift:
+        lines = lines.filter(shift=period.shift)
+    found: dict = defaultdict(dict)
+    for r in (
+        lines.values("round__ruleset_id", "bet").annotate(largest=Max("stake_cents")).order_by()
+    ):
+        found[r["round__ruleset_id"]][r["bet"]] = r["largest"]
     return found
 
 
@@ -594,6 +680,7 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
     counted = _counted(period, by, done)
     counted_by_day = counted.pop("by day", {})
     voids, corrections = _round_counts(period, by, done)
+    decision_costs = _decision_costs(period, by)
     summarized = len(done)
     keys = {g["key"] for g in groups} | set(counted) | set(voids) | set(corrections)
     labels = _labels(by, keys)
@@ -603,6 +690,7 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
     handles: dict = defaultdict(lambda: defaultdict(int))  # (key, ruleset) -> bet -> handle
     rivals: dict = defaultdict(int)  # (key, ruleset) -> Envy rivals of its progressive wagers
     squares: dict = defaultdict(lambda: defaultdict(int))  # (key, ruleset) -> bet -> Σ stake²
+    line_counts: dict = defaultdict(lambda: defaultdict(int))  # (key, ruleset) -> bet -> lines
 
     def row(key) -> ReportRow:
         if key not in rows:
@@ -624,14 +712,23 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
             r.rounds += g["rounds"]
             r.seats += g["seats"]
         handles[(g["key"], g["ruleset"])][g["bet"]] += g["stake"]
+        line_counts[(g["key"], g["ruleset"])][g["bet"]] += g["lines"]
         rivals[(g["key"], g["ruleset"])] += int(g["rivals"] or 0)
         squares[(g["key"], g["ruleset"])][g["bet"]] += int(
             g["squares"] or 0
         )  # numeric on PostgreSQL
     theoretical: dict = defaultdict(Fraction)
+    withheld: dict = {}
+    largest = _largest_stakes(
+        period, [pk for pk, e in rule_edges.items() if e.max_payout_cents is not None]
+    )
     for (key, ruleset), by_bet in handles.items():
         r = row(key)
         ruleset_edges = rule_edges.get(ruleset)
+        if ruleset_edges is not None and ruleset_edges.uncapped:
+            withheld[key] = withheld.get(key, Fraction(0)) + withholding_bound(
+                ruleset_edges, by_bet, line_counts[(key, ruleset)], largest.get(ruleset, {})
+            )
         spread = None
         if ruleset_edges is not None:
             spread = win_variance(squares[(key, ruleset)], ruleset_edges)
@@ -647,6 +744,8 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
             )
     for key, r in rows.items():
         r.theoretical = round(theoretical.get(key, Fraction(0)))
+        if key in withheld:
+            r.withholding_bound = math.ceil(withheld[key])
     for key, figures in counted.items():
         r = row(key)
         if "drop" in figures:
@@ -662,6 +761,8 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
         row(key).voids = n
     for key, n in corrections.items():
         row(key).corrections = n
+    for key, (cost, n) in decision_costs.items():
+        row(key).decision_cost, row(key).priced_seats = cost, n
 
     ordered = sorted(rows.values(), key=lambda r: _natural(r.label))
     total = ReportRow(key=None, label=str(_("Total")))
@@ -692,4 +793,7 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
         base_computed=any(e.base_computed for e in rule_edges.values()),
         uncapped=any(e.uncapped for e in rule_edges.values()),
         trips_lost_on_fold=any(e.trips_lost_on_fold for e in rule_edges.values()),
+        trips_fold_unpriced=any(
+            e.trips_lost_on_fold and not e.trips_fold_priced for e in rule_edges.values()
+        ),
     )

@@ -17,10 +17,14 @@ What it assumes, each stated on the report and in docs/reference/accounting.md:
 - Envy is charged per progressive wager for each *other seat of its round with a progressive
   wager* (only such a seat can trigger it): the lines count those "rivals"
   (`summary.line_sums`), so the charge is exact, not an average;
-- the edges are the uncapped, unrounded ones: a payout unit or a maximum payout (per seat, on
-  its summed winnings) withholds what the computed win shows as such;
-- Trips is priced as if it stays in action after a fold: under `trips_on_fold: "lost"` the
-  house keeps more (a stored par sheet counts folds, not which of them hold three of a kind);
+- the base game is played optimally (the par sheet's strategy): what the players' own
+  decisions cost them is the theoretical at the play seen (`tables.accounting.decisions`);
+- under `trips_on_fold: "lost"` Trips is priced exactly for a player of the par sheet's
+  strategy: each folded hand of three of a kind or better (the sheet counts the folds by the
+  final hand's category) loses the Trips it would have won (`trips_lost_on_fold`); a sheet
+  computed before the folds were counted leaves Trips priced as staying, and says so;
+- the edges are the uncapped, unrounded ones: a payout unit or a maximum payout withholds
+  more, bounded above by `withholding_bound` (the report shows the range);
 - the win's variance takes bets and seats as independent (`win_variance`).
 """
 
@@ -30,6 +34,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from tables.rules import paymath
+from tables.rules.paytables import CATEGORIES, Odds
 from tables.rules.ruleset import TripsOnFold, parse_rules
 
 
@@ -54,6 +59,14 @@ class Edges:
     # payout (the edges are uncapped and unrounded), Trips lost on a fold (priced as staying).
     uncapped: bool = False
     trips_lost_on_fold: bool = False
+    # Trips lost on a fold, priced from the par sheet's folds (else priced as staying).
+    trips_fold_priced: bool = False
+    # For `withholding_bound`: the payout unit, the cap, what a win pays per unit of Ante
+    # (Ante, the largest Play, the Blind) and of Trips, per final hand category.
+    payout_unit_cents: int = 1
+    max_payout_cents: int | None = None
+    base_pays: tuple[tuple[str, Fraction], ...] = ()
+    trips_pays: tuple[tuple[str, Fraction], ...] = ()
 
     def variance_of(self, bet: str) -> Fraction | None:
         return {
@@ -66,15 +79,38 @@ class Edges:
         return {"ante": self.base, "trips": self.trips, "progressive": self.progressive}.get(bet)
 
 
+def trips_lost_on_fold(
+    trips: paymath.TripsMath, folds: dict[str, int], deals: int
+) -> tuple[Fraction, Fraction]:
+    """The Trips edge and variance (per unit staked) when a fold loses it: every category's
+    hands that the strategy folds (`folds`, out of `deals`) lose the stake instead of being
+    paid. Exact for a player of the par sheet's strategy."""
+    mean = -trips.house_edge
+    second = trips.variance + mean**2
+    for line in trips.lines:
+        folded = Fraction(folds.get(line.category, 0), deals)
+        if line.net > 0 and folded:
+            mean -= folded * (line.net + 1)
+            second -= folded * (line.net**2 - 1)
+    return -mean, second - mean**2
+
+
 @lru_cache(maxsize=256)
 def _edges_of(
     rules_key: str,
     computed_base: Fraction | None,
     computed_variance: Fraction | None,
+    folds: tuple[tuple[str, int], ...] | None = None,
+    deals: int = 0,
 ) -> Edges:
     rules = parse_rules(json.loads(rules_key))
     published = None if computed_base is not None else paymath.base_game_edge(rules)
     trips_math = paymath.trips_math(rules.trips_paytable)
+    trips_edge, trips_variance = trips_math.house_edge, trips_math.variance
+    lost_on_fold = rules.trips_on_fold is TripsOnFold.LOST
+    fold_priced = lost_on_fold and folds is not None and deals > 0
+    if fold_priced:
+        trips_edge, trips_variance = trips_lost_on_fold(trips_math, dict(folds or ()), deals)
     wager = rules.progressive_wager_cents
     book = paymath.progressive_book(rules.progressive_paytable, wager_cents=wager)
     progressive = book.house_edge
@@ -85,17 +121,29 @@ def _edges_of(
     return Edges(
         base=base,
         base_source="" if published is None else "; ".join(published.sources),
-        trips=trips_math.house_edge,
+        trips=trips_edge,
         progressive=progressive,
         envy=envy_math.cost_per_wager,
         base_computed=computed_base is not None,
         envy_cents=envy_math.cost_per_other_seat_cents,
         base_variance=computed_variance if computed_base is not None else None,
-        trips_variance=trips_math.variance,
+        trips_variance=trips_variance,
         progressive_variance=book.variance_cents / wager**2,
         uncapped=rules.payout_unit_cents > 1 or rules.max_payout_cents is not None,
-        trips_lost_on_fold=rules.trips_on_fold is TripsOnFold.LOST,
+        trips_lost_on_fold=lost_on_fold,
+        trips_fold_priced=fold_priced,
+        payout_unit_cents=rules.payout_unit_cents,
+        max_payout_cents=rules.max_payout_cents,
+        base_pays=tuple(
+            (c, 1 + max(*rules.preflop_multiples, 2) + _odds(rules.blind_paytable.get(c)))
+            for c in CATEGORIES
+        ),
+        trips_pays=tuple((c, _odds(rules.trips_paytable.get(c))) for c in CATEGORIES),
     )
+
+
+def _odds(value) -> Fraction:
+    return Fraction(value.n, value.m) if isinstance(value, Odds) else Fraction(0)
 
 
 def edges(
@@ -103,11 +151,53 @@ def edges(
     *,
     computed_base: Fraction | None = None,
     computed_variance: Fraction | None = None,
+    folds: dict[str, int] | None = None,
+    deals: int = 0,
 ) -> Edges:
     """The edges of a rule set version's engine rules (a version never changes once used);
     `computed_base`, `computed_variance`: the exact base-game edge and variance (per Ante²)
-    of its computed par sheet, when there is one."""
-    return _edges_of(json.dumps(rules_json, sort_keys=True), computed_base, computed_variance)
+    of its computed par sheet, when there is one; `folds`, `deals`: the sheet's folds by the
+    final hand's category out of its deals (what prices Trips lost on a fold)."""
+    return _edges_of(
+        json.dumps(rules_json, sort_keys=True),
+        computed_base,
+        computed_variance,
+        None if folds is None else tuple(sorted(folds.items())),
+        deals,
+    )
+
+
+def withholding_bound(
+    e: Edges, handles: dict[str, int], lines: dict[str, int], largest: dict[str, int]
+) -> Fraction:
+    """An upper bound, in cents, on what the payout unit and the cap withhold in expectation
+    beyond the uncapped edges (0 without either), so the house's theoretical lies between the
+    theoretical and the theoretical plus this:
+
+    - the payout unit rounds each winning bet down by less than one unit (a 3:2 win may be
+      a half cent off a unit, so not unit - 1): at most one unit on each line of Ante,
+      Blind, Play and Trips (`lines`);
+    - the cap withholds a seat's winnings beyond it: nothing unless the seat's final hand is
+      of a category whose largest win (the Ante, the largest Play and the Blind per unit of
+      Ante, Trips's odds per unit of Trips) at the largest Ante and Trips staked (`largest`)
+      exceeds the cap, and then at most that win: per such category, its 7-card probability
+      times that win on the period's Ante and Trips handles."""
+    bound = Fraction(0)
+    if e.payout_unit_cents > 1:
+        paid = sum(lines.get(bet, 0) for bet in ("ante", "blind", "play", "trips"))
+        bound += e.payout_unit_cents * paid
+    if e.max_payout_cents is not None:
+        counts = paymath.seven_card_counts()
+        total = sum(counts.values())
+        ante, trips = largest.get("ante", 0), largest.get("trips", 0)
+        trips_pays = dict(e.trips_pays)
+        for category, per_ante in e.base_pays:
+            per_trips = trips_pays[category]
+            if per_ante * ante + per_trips * trips > e.max_payout_cents:
+                bound += Fraction(counts[category], total) * (
+                    per_ante * handles.get("ante", 0) + per_trips * handles.get("trips", 0)
+                )
+    return bound
 
 
 def win_variance(squares: dict[str, int], e: Edges) -> Fraction | None:

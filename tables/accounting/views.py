@@ -147,6 +147,8 @@ def _csv(data) -> HttpResponse:
                 _("counted win"),
                 _("theoretical win"),
                 _("variance"),
+                _("decision cost"),
+                _("theoretical at the play seen"),
             )
         ),
     ]
@@ -165,6 +167,7 @@ def _csv(data) -> HttpResponse:
             _("hold %"),
             _("alert"),
             _("theoretical without the base game"),
+            _("seat-rounds priced"),
             *(
                 f"{label} ({currency})"
                 for label in (
@@ -198,12 +201,15 @@ def _csv(data) -> HttpResponse:
                 _units(row.counted_win),
                 _units(row.theoretical),
                 _units(row.variance),
+                _units(row.decision_cost if row.priced_seats else None),
+                _units(row.theoretical_seen),
                 row.hits,
                 row.voids,
                 row.corrections,
                 "" if row.hold is None else f"{row.hold:.2f}",
                 "1" if row.alert else "",
                 "1" if row.theoretical_partial else "",
+                row.priced_seats,
                 _units(row.win_sd),
                 *(_units(v) for v in (row.band or (None, None))),
             ]

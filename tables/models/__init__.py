@@ -20,7 +20,7 @@ from tables.models.floor import (
     assignment_conflict,
     limit_ratios,
 )
-from tables.models.parsheets import BaseGameSheet
+from tables.models.parsheets import BaseGameSheet, BaseGameValues
 from tables.models.rounds import (
     Correction,
     CorrectionRequest,
@@ -32,6 +32,7 @@ from tables.models.rounds import (
 
 __all__ = [
     "BaseGameSheet",
+    "BaseGameValues",
     "SettlementLine",
     "RoundEvent",
     "Round",

@@ -53,3 +53,27 @@ class BaseGameSheet(models.Model):
     def edge(self) -> Fraction | None:
         """The exact house edge per Ante, once computed."""
         return Fraction(self.house_edge) if self.status == self.Status.DONE else None
+
+
+class BaseGameValues(models.Model):
+    """The flop's values of a computed sheet (`tables.parsheet.sheet.FlopValues.to_bytes`: for
+    each flop up to suit symmetry and each holding, a Play 2x against checking on, exact):
+    what prices a flop decision played. Apart from the sheet's row so that reading a sheet
+    never loads them (about 10 MB for the 52 cards)."""
+
+    sheet = models.OneToOneField(
+        BaseGameSheet,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="values",
+        verbose_name=_("par sheet"),
+    )
+    flop = models.BinaryField(_("flop values"))
+    size_bytes = models.PositiveIntegerField(_("size (bytes)"))
+
+    class Meta:
+        verbose_name = _("par sheet values")
+        verbose_name_plural = _("par sheet values")
+
+    def __str__(self) -> str:
+        return f"{self.sheet_id}: {self.size_bytes} bytes"

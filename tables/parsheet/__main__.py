@@ -1,4 +1,4 @@
-"""`python -m tables.parsheet [FILE|-] [--json]` and `python -m tables.parsheet bench`."""
+"""`python -m tables.parsheet [FILE|-] [--json]`, `... bench` and `... bench-decisions`."""
 
 import sys
 

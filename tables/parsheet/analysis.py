@@ -18,7 +18,8 @@ pre-flop choice per holding (each allowed multiple against checking).
 
 Pass 2 goes over the boards again with the strategy known and sorts every deal into its final
 outcome (street and multiple of the Play, win/tie/loss, dealer qualifying or not, the
-player's category for the Blind, or fold). The two results must agree on the return: the
+player's category for the Blind, or fold, by the final hand's category: what a Trips lost on
+a fold forfeits). The two results must agree on the return: the
 analysis checks it.
 
 Why the symmetry sums are right: a quantity summed over every real board equals the sum over
@@ -181,6 +182,7 @@ def analyse(rules: RuleSet, deck: Deck | None = None, progress: Progress | None 
     wins = np.zeros((2, 2, H * C), dtype=np.int64)  # (path, qualifies/not, holding x category)
     rest = np.zeros((2, 3, H), dtype=np.int64)  # (path, tie/loss q/loss nq, holding)
     cell = np.arange(H) * C
+    fold_cats = np.zeros(C, dtype=np.int64)
     for part, c in batches("outcomes"):
         s, p = pay.sums(c)
         valid = c.value >= 0
@@ -191,7 +193,13 @@ def analyse(rules: RuleSet, deck: Deck | None = None, progress: Progress | None 
         w_river = w * np.where(bettor, 0, 10 - nf) * valid
         river_seen += int(w_river.sum())
         river_bets += int((w_river * river_bet).sum())
-        hist[-1] += int((w_river * ~river_bet).sum()) * N
+        folded = w_river * ~river_bet
+        hist[-1] += int(folded.sum()) * N
+        # The folded hands' final categories (what Trips would have paid on): exact in float64,
+        # a batch's bin below BATCH x H x 24 x 10.
+        fold_cats += np.bincount(
+            c.category.ravel(), weights=folded.ravel(), minlength=len(CATEGORIES)
+        ).astype(np.int64)
         index = (cell + c.category).ravel()
         # bincount adds float64 weights: exact, since a bin's sum over a batch (at most
         # BATCH x 24 x 10 x 990) is far below 2**53.
@@ -234,6 +242,10 @@ def analyse(rules: RuleSet, deck: Deck | None = None, progress: Progress | None 
                 outcomes.append(Outcome(street, m, result, q, None, int(count), Fraction(net)))
     if hist[-1]:
         outcomes.append(Outcome("river", 0, "fold", None, None, int(hist[-1]), Fraction(-2)))
+    folds_by_category = {
+        category: int(n) * N for category, n in zip(CATEGORIES, fold_cats, strict=True) if n
+    }
+    assert sum(folds_by_category.values()) == hist[-1], (folds_by_category, hist[-1])
     total = sum(o.count for o in outcomes)
     assert total == deck.ordered_deals, (total, deck.ordered_deals)
     expected = sum((o.count * o.net for o in outcomes), Fraction(0)) / total
@@ -278,6 +290,7 @@ def analyse(rules: RuleSet, deck: Deck | None = None, progress: Progress | None 
         river_situations=river_seen,
         river_bets=river_bets,
         seconds=time.perf_counter() - started,
+        folds_by_category=folds_by_category,
         flop_values=FlopValues(sym, P * D * (deck.ordered_deals // H // comb(deck.size - 2, 3))),
     )
 

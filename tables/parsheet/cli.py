@@ -1,4 +1,5 @@
-"""`python -m tables.parsheet [FILE|-]`: the par sheet of a rule set; `... bench`: its speed.
+"""`python -m tables.parsheet [FILE|-]`: the par sheet of a rule set; `... bench`: its speed;
+`... bench-decisions`: the speed of pricing a round's decisions.
 
 The rules are a JSON object as in `python -m tables.rules settle` (its `rules`; omitted keys
 take their defaults, no FILE means the default rules). `--json` prints the exact figures as
@@ -182,7 +183,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m tables.parsheet",
         description=(
             "The exact par sheet of the Ultimate Texas Hold'em base game (Ante, Blind, Play)"
-            " under optimal strategy. `python -m tables.parsheet bench` measures its speed."
+            " under optimal strategy. `python -m tables.parsheet bench` measures its speed, `bench-decisions` that of"
+            " pricing a round's decisions."
         ),
     )
     parser.add_argument(
@@ -215,6 +217,10 @@ def main(
         from .bench import main as bench_main
 
         return bench_main(args[1:], stdout=out)
+    if args and args[0] == "bench-decisions":
+        from .decisions_bench import main as decisions_bench_main
+
+        return decisions_bench_main(args[1:], stdout=out)
     parsed = _parser().parse_args(args)
     try:
         obj = load_json(_read(parsed.file, stdin or sys.stdin)) if parsed.file else None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import struct
+import zlib
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -105,6 +107,22 @@ class FlopValues:
         bet, check = self.sums[classes[f], moved]
         return Fraction(int(bet), self.scale), Fraction(int(check), self.scale)
 
+    def to_bytes(self) -> bytes:
+        """The exact sums, compressed (about 10 MB for the 52 cards: 37 MB of int64)."""
+        flops, holdings, _two = self.sums.shape
+        head = struct.pack("<4sQQQ", b"FV01", self.scale, flops, holdings)
+        raw = np.ascontiguousarray(self.sums, dtype="<i8").tobytes()
+        return head + zlib.compress(raw, 6)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> FlopValues:
+        tag, scale, flops, holdings = struct.unpack_from("<4sQQQ", data)
+        if tag != b"FV01":
+            raise ValueError("not the par sheet's flop values")
+        raw = zlib.decompress(data[struct.calcsize("<4sQQQ") :])
+        sums = np.frombuffer(raw, dtype="<i8").reshape(flops, holdings, 2)
+        return cls(sums.astype(np.int64, copy=False), scale)
+
 
 @dataclass(frozen=True)
 class ParSheet:
@@ -121,6 +139,8 @@ class ParSheet:
     river_bets: int  # of those, where the Play 1x is best (the others fold)
     seconds: float
     flop_values: FlopValues | None = field(default=None, repr=False, compare=False)
+    # The folds (deals, as `count`) by the player's final 7-card category.
+    folds_by_category: dict[str, int] = field(default_factory=dict)
 
     @property
     def expected_return(self) -> Fraction:
@@ -187,6 +207,7 @@ class ParSheet:
                 "flop": {"situations": self.flop_situations, "bets": self.flop_bets},
                 "river": {"situations": self.river_situations, "bets": self.river_bets},
             },
+            "folds_by_category": dict(self.folds_by_category),
             "seconds": round(self.seconds, 1),
         }
 

@@ -4,7 +4,8 @@
 the computation to a worker after commit; `parsheet_queue_missing` queues every version's
 that nobody asked for (the periodic task); `parsheet_compute`, the task's body, runs the
 analysis outside any transaction (it takes minutes), writes its progress as it goes, and
-stores the exact figures and the whole sheet, or the failure.
+stores the exact figures and the whole sheet (with the flop's values apart, for the cost of
+the decisions played), or the failure.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.utils import timezone
 
 from casino.audit import audit
 from casino.roles import Role
-from tables.models import BaseGameSheet, RuleSet
+from tables.models import BaseGameSheet, BaseGameValues, RuleSet
 from tables.parsheet import Deck, analyse, base_game_key
 from tables.rules.errors import RulesError
 from tables.rules.ruleset import parse_rules
@@ -133,6 +134,10 @@ def parsheet_compute(*, sheet_id: int, deck: Deck | None = None) -> BaseGameShee
         sheet.seconds = result.seconds
         sheet.finished_at = timezone.now()
         sheet.save()
+        flop = result.flop_values.to_bytes()
+        BaseGameValues.objects.update_or_create(
+            sheet=sheet, defaults={"flop": flop, "size_bytes": len(flop)}
+        )
         audit(
             actor=None,
             code="tables.parsheet.computed",

@@ -42,6 +42,7 @@ class BruteSheet:
     river_situations: int
     river_bets: int
     flop_values: dict  # (hole x, hole y, flop cards) -> (Play 2x, check) per Ante
+    folds_by_category: dict  # the player's final category -> folded deals
 
 
 @lru_cache(maxsize=4)
@@ -160,6 +161,7 @@ def brute_force(rules: RuleSet, ranks: tuple[int, ...], suits: int) -> BruteShee
     total_value = Fraction(0)
     flop_situations = flop_bets = river_situations = river_bets = 0
     flop_values: dict[tuple[int, ...], tuple[Fraction, Fraction]] = {}
+    folds_by_category: Counter = Counter()
     flop_positions = list(combinations(range(n - 2), 3))  # the order of `splits`
     for h, (x, y) in enumerate(holdings):
         rest = [c for c in range(n) if c not in (x, y)]
@@ -208,6 +210,8 @@ def brute_force(rules: RuleSet, ranks: tuple[int, ...], suits: int) -> BruteShee
         folds = int((~bets_then).sum()) * dealer_n
         if folds:
             outcomes[("river", 0, "fold", None, None)] += folds
+        for c in category[h, later[~bets_then]].ravel():
+            folds_by_category[CATEGORIES[c]] += dealer_n
     total_value = Fraction(total_value, D)
     deals = sum(int(table[k].sum()) for k in keys)
     ordered = sum(outcomes.values())
@@ -222,6 +226,7 @@ def brute_force(rules: RuleSet, ranks: tuple[int, ...], suits: int) -> BruteShee
         river_situations=river_situations,
         river_bets=river_bets,
         flop_values=flop_values,
+        folds_by_category=dict(folds_by_category),
     )
 
 

@@ -68,6 +68,7 @@ def test_the_analysis_equals_the_brute_force(deck, rules):
     assert {_key(o): o.count for o in sheet.outcomes} == dict(brute.outcomes)
     assert {h.name: (h.play, h.check, h.bets) for h in sheet.preflop} == brute.preflop
     assert (sheet.deals, sheet.ties) == (brute.deals, brute.ties)
+    assert sheet.folds_by_category == brute.folds_by_category
     assert (sheet.flop_situations, sheet.flop_bets) == (brute.flop_situations, brute.flop_bets)
     assert (sheet.river_situations, sheet.river_bets) == (brute.river_situations, brute.river_bets)
     # The flop's two options in every situation, kept for the cost of a flop decision.

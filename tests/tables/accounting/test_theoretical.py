@@ -267,3 +267,100 @@ def test_the_report_says_what_the_theoretical_assumes_in_both_languages(
     for word in words:
         assert word in page
     assert 'data-testid="uncapped"' in page and 'data-testid="trips-fold"' not in page
+
+
+def test_trips_lost_on_a_fold_is_priced_from_the_folded_hands_categories():
+    """By hand: the Trips bet's outcomes as a distribution, the folded hands of a paying
+    category moved to a loss, its mean and variance taken directly."""
+    from tables.accounting.theoretical import trips_lost_on_fold
+
+    trips = paymath.trips_math(parse_rules({}).trips_paytable)
+    deals = 10**6
+    folds = {"three_of_a_kind": 1_500, "straight": 400, "pair": 90_000, "high_card": 200_000}
+    outcomes = {}  # net -> probability
+    for line in trips.lines:
+        folded = Fraction(folds.get(line.category, 0), deals) if line.net > 0 else 0
+        outcomes[line.net] = outcomes.get(line.net, 0) + line.probability - folded
+        outcomes[Fraction(-1)] = outcomes.get(Fraction(-1), 0) + folded
+    mean = sum(p * net for net, p in outcomes.items())
+    variance = sum(p * net**2 for net, p in outcomes.items()) - mean**2
+    assert trips_lost_on_fold(trips, folds, deals) == (-mean, variance)
+    # Three of a kind (3:1) and a straight (4:1) folded lose 4 and 5 units more.
+    assert -mean == trips.house_edge + Fraction(1_500 * 4 + 400 * 5, deals)
+
+
+def test_a_table_losing_trips_on_a_fold_is_charged_the_trips_edge_under_that_rule(
+    client, manager, supervisor, pit, dealer, progressive, monkeypatch
+):
+    """UTH 4's rules (Blind B, Trips lost on a fold): once the par sheet is computed, Trips
+    is charged its edge for the sheet's folds, not the edge of Trips staying."""
+    from tables import services
+    from tables.accounting.theoretical import trips_lost_on_fold
+    from tables.models import Paytable
+    from tables.parsheet import Deck
+    from tables.tasks import compute_parsheet
+    from tests.tables.factories import make_paytable, make_ruleset
+    from tests.tables.rounds.conftest import Felt, dealt_table
+
+    monkeypatch.setattr(compute_parsheet, "delay", lambda *args: None)
+    blind_b = make_paytable(manager, kind=Paytable.Kind.BLIND, name="Blind B", preset="B")
+    rules = make_ruleset(manager, name="UTH 4 rules", blind=blind_b, trips_on_fold="lost")
+    table = dealt_table(manager, supervisor, pit, rules, dealer, name="UTH 4", bank=progressive)
+    deal_to(Felt(table, dealer), "settled")
+    day = Period.of("day", current_property().gaming_date())
+    assert report(day).trips_fold_unpriced  # no sheet yet: priced as staying, and said so
+    sheet = services.parsheet_request(ruleset_id=rules.pk, manager=manager)
+    # Eight to ace in three suits: small, and three of a kind is possible (and folded).
+    sheet = services.parsheet_compute(sheet_id=sheet.pk, deck=Deck(tuple(range(6, 13)), 3))
+    folds, deals = sheet.sheet["folds_by_category"], sheet.sheet["ordered_deals"]
+    assert folds["three_of_a_kind"] > 0 and folds["straight"] > 0
+    engine = parse_rules(rules.engine_rules())
+    trips = paymath.trips_math(engine.trips_paytable)
+    edge, _variance = trips_lost_on_fold(trips, folds, deals)
+    assert edge > trips.house_edge
+    found = report(day)
+    row = found.rows[0]
+    assert not found.trips_fold_unpriced and found.trips_lost_on_fold
+    progressive_edge = _book(engine.progressive_paytable)[0]
+    envy = paymath.envy_cost(engine.envy, wager_cents=100).cost_per_wager
+    assert row.theoretical == round(
+        2_000 * sheet.edge + 2_000 * edge + 200 * progressive_edge - 200 * envy
+    )
+    client.force_login(manager)
+    client.cookies["django_language"] = "fr"
+    page = client.get("/reports/").content.decode()
+    assert "stratégie de la feuille de calcul" in page
+
+
+def test_a_payout_unit_and_a_cap_bound_the_theoretical_from_above(
+    client, manager, supervisor, pit, dealer, progressive
+):
+    """Unit 1 €, cap 500 €, Ante and Trips 10 € on two seats: the unit withholds less than
+    a unit per line of Ante, Blind, Play and Trips; the cap can bite only on a royal flush
+    (Blind 500:1) or a straight flush (Blind 50:1 + Trips 40:1: 55 x 10 € + 40 x 10 € =
+    950 €), a quads' 15 x 10 € + 30 x 10 € = 450 € staying under it."""
+    import math
+
+    from tests.tables.factories import make_ruleset
+    from tests.tables.rounds.conftest import Felt, dealt_table
+
+    rules = make_ruleset(manager, name="Capped", payout_unit_cents=100, max_payout_cents=50_000)
+    table = dealt_table(manager, supervisor, pit, rules, dealer, name="UTH C", bank=progressive)
+    deal_to(Felt(table, dealer), "settled")
+    row = report(Period.of("day", current_property().gaming_date())).rows[0]
+    lines = sum(row.bets[b].lines for b in ("ante", "blind", "play", "trips"))
+    counts = paymath.seven_card_counts()
+    total = sum(counts.values())
+    cap = Fraction(counts["royal_flush"], total) * (505 * 2_000 + 50 * 2_000) + Fraction(
+        counts["straight_flush"], total
+    ) * (55 * 2_000 + 40 * 2_000)
+    assert lines == 8
+    assert row.withholding_bound == math.ceil(100 * lines + cap)
+    assert row.theoretical_high == row.theoretical + row.withholding_bound
+    client.force_login(manager)
+    client.cookies["django_language"] = "en"
+    page = client.get("/reports/").content.decode()
+    assert "data-withheld" in page and "at most" in page
+    # No par sheet for these rules: no band, said so.
+    assert row.band is None and "data-no-band" in page
+    assert "no band: a par sheet is not computed yet" in page
