@@ -8,7 +8,7 @@ import json
 from django.contrib import messages
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -72,7 +72,7 @@ def player_add(request):
 @require_GET
 @never_cache
 def player_detail(request, player_id: int):
-    player = players.player_get(player_id)
+    player = get_object_or_404(Player, pk=player_id)
     return render(
         request,
         "ratings/players/detail.html",
@@ -103,7 +103,7 @@ def player_link(request, player_id: int):
 @never_cache
 def identity_page(request, player_id: int):
     """Every opening of this page is in the audit log, with who read it."""
-    player = players.player_get(player_id)
+    player = get_object_or_404(Player, pk=player_id)
     identity = identity_services.identity_view(reader=request.user, player_id=player_id)
     return render(
         request,
