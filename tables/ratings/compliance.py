@@ -47,3 +47,19 @@ def settings_for(prop) -> ComplianceSettings:
             )
     except IntegrityError:  # made at the same moment by another request
         return ComplianceSettings.objects.get(property=prop)
+
+
+def player_aml_checks(player, cash_ins, winnings=()) -> list:
+    """The player's thresholds per gaming day from plain (amount_cents, at) pairs (the
+    ratings' buy-ins), under the property's settings, identity on file or not."""
+    from tables.ratings.aml import Thresholds, thresholds_crossed
+    from tables.ratings.models import PlayerIdentity
+
+    on_file = PlayerIdentity.objects.filter(player=player, checked_at__isnull=False).exists()
+    return thresholds_crossed(
+        cash_ins,
+        winnings=winnings,
+        prop=player.property,
+        thresholds=Thresholds.of(settings_for(player.property)),
+        identity_on_file=on_file,
+    )

@@ -159,3 +159,14 @@ def test_the_retention_period_is_the_propertys_setting(carded, casino_property):
     out = io.StringIO()
     call_command("players_retention", stdout=out)
     assert "1 player(s) erased" in out.getvalue()
+
+
+def test_a_players_checks_use_the_propertys_settings_and_identity(carded, officer):
+    from tables.ratings.compliance import player_aml_checks
+
+    at = timezone.now()
+    (day,) = player_aml_checks(carded, [(200_001, at)])
+    assert day.crossed == ("identity",) and day.identity_missing
+    record(officer, carded)
+    (day,) = player_aml_checks(Player.objects.get(pk=carded.pk), [(200_001, at)])
+    assert day.identity_required and not day.identity_missing
