@@ -17,7 +17,8 @@ import pytest
 from casino.clock import current_property
 from tests.test_admin_walk import _norm, demo_floor, page_texts, words  # noqa: F401
 
-READERS = ("directeur", "inspecteur", "auditeur", "croupier")
+# "conformite" is no demo person: played_floor adds them, to read the player file's forms.
+READERS = ("directeur", "inspecteur", "auditeur", "croupier", "conformite")
 SIGNED_OUT = ("/login/", "/login/pin/")
 
 
@@ -61,7 +62,7 @@ def _identified_player():
         supervisor=Staff.objects.get(username="inspecteur"), alias="Marie D.", card="400123"
     )
     identity_record(
-        officer=make_staff(Role.COMPLIANCE),
+        officer=make_staff(Role.COMPLIANCE, username="conformite"),
         player_id=player.pk,
         family_name="Dupont",
         document_kind="passport",
