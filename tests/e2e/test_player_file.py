@@ -8,9 +8,11 @@ from casino.models import AuditEntry, Staff
 from casino.roles import Role
 from tables.ratings.models import Player
 from tests.e2e.conftest import sign_in
+from tests.e2e.tablet_support import axe_violations
 from tests.factories import make_staff
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 
 WORDS = {
     "en": {
@@ -30,6 +32,11 @@ WORDS = {
 }
 
 
+def no_axe_violation(page) -> None:
+    found = [f"{v['id']}: {v['nodes'][:3]}" for v in axe_violations(page, impacts=EVERY_IMPACT)]
+    assert found == [], (page.url, found)
+
+
 def speaking(username: str, language: str) -> None:
     Staff.objects.filter(username=username).update(language=language)
 
@@ -47,6 +54,8 @@ def test_the_player_page_from_the_pit_and_from_compliance(
     sign_in(page, asgi_server, "floor")
     page.goto(f"{url}/players/")
     assert page.inner_text("h1") == words["heading"]
+    assert page.locator("html").get_attribute("lang") == language
+    no_axe_violation(page)
     page.fill("#card", "400123")
     page.fill("#alias", "Marie D.")
     page.click(f"form.player-add button:has-text('{words['add']}')")
@@ -61,6 +70,7 @@ def test_the_player_page_from_the_pit_and_from_compliance(
     page.click("[data-identity-link]")
     page.wait_for_selector("[data-no-identity]")
     assert words["identity"] in page.inner_text("h1")
+    no_axe_violation(page)
     page.fill("#family_name", "Dupont")
     page.fill("#given_names", "Marie")
     page.fill("#birth_date", "1980-05-17")
@@ -70,6 +80,7 @@ def test_the_player_page_from_the_pit_and_from_compliance(
     page.click("[data-identity-link]")
     assert page.inner_text("[data-family-name]") == "Dupont"
     page.goto(f"{url}/players/{player.pk}/")
+    no_axe_violation(page)
     page.select_option("#status", "barred")
     page.fill("#status-reason", "fraud")
     page.click("form.player-status button")
@@ -83,3 +94,4 @@ def test_the_player_page_from_the_pit_and_from_compliance(
     assert "Marie D." in row.inner_text() and words["barred"] in row.inner_text()
     page.goto(f"{url}/players/{player.pk}/")
     assert "Dupont" not in page.content()
+    no_axe_violation(page)
