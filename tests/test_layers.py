@@ -23,11 +23,7 @@ RULES = [
             "management/commands/print_urls.py",
         },
     ),
-    (
-        "tables",
-        {"tables.pit", "tables.accounting", "tables.ratings"},
-        {"pit", "accounting", "ratings"},
-    ),
+    ("tables", {"tables.pit", "tables.accounting", "tables.ratings"}, {"pit", "accounting", "ratings"}),
     ("tables/accounting", {"tables.pit", "tables.ratings"}, set()),
     # Ratings read the rounds and the accounting's edges; the pit shows them.
     ("tables/ratings", {"tables.pit"}, set()),
