@@ -82,8 +82,8 @@ serve: install
 messages: install-dev
 	# casino's catalogue also holds the root templates/ (LOCALE_PATHS), so it is made from the root.
 	$(BIN)/python manage.py makemessages -l fr --no-obsolete -i tables -i jackpot -i .venv -i tests -i static -i staticfiles
-	for app in tables/pit tables/accounting; do (cd $$app && ../../$(BIN)/django-admin makemessages -l fr --no-obsolete); done
-	(cd tables && ../$(BIN)/django-admin makemessages -l fr --no-obsolete -i pit -i accounting)
+	for app in tables/pit tables/accounting tables/ratings; do (cd $$app && ../../$(BIN)/django-admin makemessages -l fr --no-obsolete); done
+	(cd tables && ../$(BIN)/django-admin makemessages -l fr --no-obsolete -i pit -i accounting -i ratings)
 	(cd jackpot && ../$(BIN)/django-admin makemessages -l fr --no-obsolete)
 	$(BIN)/python manage.py compilemessages -v0
 

@@ -104,6 +104,15 @@ CODES = {
     # the pit
     "pit.alert.raised": _("Alert raised"),
     "pit.alert.acknowledged": _("Alert acknowledged"),
+    # the player file (issue 28)
+    "player.created": _("Player added"),
+    "player.linked": _("Anonymous player linked to a card"),
+    "player.identity.recorded": _("Player identity recorded"),
+    "player.identity.viewed": _("Player identity read"),
+    "player.identity.removed": _("Player identity removed at the end of its retention"),
+    "player.status.changed": _("Player status changed"),
+    "player.data.exported": _("Player data given (access request)"),
+    "player.erased": _("Player erased (pseudonymised)"),
     # table accounting
     "accounting.inventory.opener": _("Tray count: opener"),
     "accounting.inventory.closer": _("Tray count: closer"),

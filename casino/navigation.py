@@ -17,6 +17,7 @@ ENTRIES = (
     ("/jackpot/displays/", _("Displays")),
     ("/staff/locked-pins/", _("Locked PINs")),
     ("/reports/", _("Reports")),
+    ("/players/", _("Players")),
 )
 
 

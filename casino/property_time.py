@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from casino import clock
 
-# The pages that print times for people: the admin, the display tokens, the PIN locks.
-PREFIXES = ("/admin/", "/jackpot/displays/", "/staff/locked-pins/")
+# The pages that print times for people: the admin, the display tokens, the PIN locks, the
+# player file.
+PREFIXES = ("/admin/", "/jackpot/displays/", "/staff/locked-pins/", "/players/")
 
 
 def property_zone() -> zoneinfo.ZoneInfo | None:

@@ -14,11 +14,22 @@ class Role(models.TextChoices):
     MANAGER = "manager", _("manager")
     AUDITOR = "auditor", _("auditor")
     STAFF_ADMIN = "staff_admin", _("staff administrator")
+    # Player ratings (issue 28): a host grants comps and reads theo, never identity;
+    # compliance keeps identity and the anti-money-laundering log.
+    HOST = "host", _("host")
+    COMPLIANCE = "compliance", _("compliance officer")
 
 
 # A grant of one of these needs a second staff administrator's approval (casino.staffing).
 PRIVILEGED_ROLES = frozenset(
-    {Role.SUPERVISOR.value, Role.MANAGER.value, Role.AUDITOR.value, Role.STAFF_ADMIN.value}
+    {
+        Role.SUPERVISOR.value,
+        Role.MANAGER.value,
+        Role.AUDITOR.value,
+        Role.STAFF_ADMIN.value,
+        Role.HOST.value,
+        Role.COMPLIANCE.value,
+    }
 )
 # Whoever administers accounts holds no other role: no gaming or financial action, and no
 # way to hand oneself one (AGCO 1.19-1.26: privileged accounts limited and monitored).

@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("jackpot.urls")),
     path("pit/", include("tables.pit.urls")),
     path("reports/", include("tables.accounting.urls")),
+    path("players/", include("tables.ratings.urls_players")),
 ]

@@ -31,7 +31,9 @@ from casino.signin import (
 )
 from casino.staffing import staff_secrets_change
 
-ALL_ROLES = (Role.DEALER, Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR, Role.STAFF_ADMIN)
+ALL_ROLES = tuple(Role)
+# Whoever holds only these roles has no floor page: they land on the player file.
+OFF_FLOOR_ROLES = (Role.HOST, Role.COMPLIANCE)
 # A tablet's language outlives a shift: ten years.
 DEVICE_COOKIE_AGE = 10 * 365 * 24 * 3600
 
@@ -41,6 +43,10 @@ def home_url(user) -> str:
     no floor role)."""
     if has_role(user, Role.STAFF_ADMIN):
         return resolve_url("admin:index")
+    if has_role(user, *OFF_FLOOR_ROLES) and not has_role(
+        user, Role.DEALER, Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR
+    ):
+        return "/players/"
     return resolve_url(settings.LOGIN_REDIRECT_URL)
 
 

@@ -164,7 +164,7 @@ def test_every_admin_page_speaks_only_its_readers_language(client, demo_floor, l
 
 
 # The catalogues whose French has been set in the no-break space before « : » (all of them).
-SPACED = ("casino", "jackpot", "tables", "tables/pit", "tables/accounting")
+SPACED = ("casino", "jackpot", "tables", "tables/pit", "tables/accounting", "tables/ratings")
 _BARE_COLON = re.compile(r"(?<=[^\s\u00a0\u202f]) :(?=\s|$)")
 
 

@@ -17,7 +17,8 @@ import pytest
 from casino.clock import current_property
 from tests.test_admin_walk import _norm, demo_floor, page_texts, words  # noqa: F401
 
-READERS = ("directeur", "inspecteur", "auditeur", "croupier")
+# "conformite" is no demo person: played_floor adds them, to read the player file's forms.
+READERS = ("directeur", "inspecteur", "auditeur", "croupier", "conformite")
 SIGNED_OUT = ("/login/", "/login/pin/")
 
 
@@ -45,14 +46,39 @@ def played_floor(demo_floor):  # noqa: F811
     summarize_closed_days()
     uth1 = Table.objects.get(name="UTH 1")
     deal_to(Felt(uth1, current_dealer(uth1)), "settled")
+    _identified_player()
     return uth1
+
+
+def _identified_player():
+    """A carded player whose identity compliance recorded (the player file's pages)."""
+    from casino.models import Staff
+    from casino.roles import Role
+    from tables.ratings.identity import identity_record
+    from tables.ratings.players import player_create
+    from tests.factories import make_staff
+
+    player = player_create(
+        supervisor=Staff.objects.get(username="inspecteur"), alias="Marie D.", card="400123"
+    )
+    identity_record(
+        officer=make_staff(Role.COMPLIANCE, username="conformite"),
+        player_id=player.pk,
+        family_name="Dupont",
+        document_kind="passport",
+    )
 
 
 def pages(table) -> list[str]:
     from jackpot.models import Bank
+    from tables.ratings.models import Player
 
     bank = Bank.objects.first()
-    return [
+    player = Player.objects.order_by("pk").first()
+    players = ["/players/"] + (
+        [f"/players/{player.pk}/", f"/players/{player.pk}/identity/"] if player else []
+    )
+    return players + [
         "/",
         "/tablet/",
         f"/tablet/{table.pk}/",

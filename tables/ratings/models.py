@@ -19,7 +19,10 @@ class Player(models.Model):
     ]
 
     property = models.ForeignKey(
-        "casino.Property", verbose_name=_("property"), on_delete=models.PROTECT, related_name="players"
+        "casino.Property",
+        verbose_name=_("property"),
+        on_delete=models.PROTECT,
+        related_name="players",
     )
     # The loyalty card number; none for an anonymous player.
     card = models.CharField(_("card number"), max_length=32, null=True, blank=True)
@@ -34,6 +37,12 @@ class Player(models.Model):
         blank=True,
         related_name="+",
     )
+    # The start of the player's last visit (their last rating's open, or their creation): the
+    # marketing retention counts from it (tables.ratings.privacy).
+    last_visit_at = models.DateTimeField(_("last visit"), null=True, blank=True)
+    # Set by an erasure (a request, or the retention rule): the alias is then a pseudonym and
+    # the card is gone; what anti-money-laundering rules keep stays under the player's id.
+    erased_at = models.DateTimeField(_("erased at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("player")
@@ -41,7 +50,8 @@ class Player(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["property", "card"], name="player_card_unique"),
             models.CheckConstraint(
-                condition=Q(status__in=["active", "barred", "self_excluded"]), name="player_status_known"
+                condition=Q(status__in=["active", "barred", "self_excluded"]),
+                name="player_status_known",
             ),
         ]
 
@@ -74,3 +84,45 @@ class PlayerIdentity(models.Model):
     class Meta:
         verbose_name = _("player identity")
         verbose_name_plural = _("player identities")
+
+
+class ComplianceSettings(models.Model):
+    """The property's anti-money-laundering thresholds and data retention, with the defaults
+    of its country (tables.ratings.compliance.country_defaults). Amounts in the property's
+    currency, integer cents; an empty threshold does not apply."""
+
+    FRANCE, UNITED_STATES = "FR", "US"
+    COUNTRY_CHOICES = [(FRANCE, _("France")), (UNITED_STATES, _("United States"))]
+
+    property = models.OneToOneField(
+        "casino.Property",
+        verbose_name=_("property"),
+        on_delete=models.PROTECT,
+        related_name="compliance_settings",
+    )
+    country = models.CharField(_("country"), max_length=2, choices=COUNTRY_CHOICES)
+    # France (CMF L.561-13): identity recorded for exchanges or winnings above this per session.
+    identity_threshold_cents = models.PositiveBigIntegerField(
+        _("identity required above (cents)"), null=True, blank=True
+    )
+    # United States (31 CFR 1021): the multiple-transaction log and the currency transaction
+    # report, cash aggregated per gaming day.
+    transaction_log_threshold_cents = models.PositiveBigIntegerField(
+        _("multiple-transaction log above (cents)"), null=True, blank=True
+    )
+    transaction_report_threshold_cents = models.PositiveBigIntegerField(
+        _("currency transaction report above (cents)"), null=True, blank=True
+    )
+    marketing_retention_years = models.PositiveSmallIntegerField(
+        _("marketing data kept (years after the last visit)"), default=3
+    )
+    aml_retention_years = models.PositiveSmallIntegerField(
+        _("anti-money-laundering records kept (years)"), default=5
+    )
+
+    class Meta:
+        verbose_name = _("compliance settings")
+        verbose_name_plural = _("compliance settings")
+
+    def __str__(self) -> str:
+        return str(self.property)

@@ -18,7 +18,8 @@ from tests.factories import make_staff
 from tests.jackpot.factories import adjust, hit, make_bank
 
 D, S, M, A, X = Role.DEALER, Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR, Role.STAFF_ADMIN
-COLUMNS = [D, S, M, A, X]
+H, C = Role.HOST, Role.COMPLIANCE
+COLUMNS = [D, S, M, A, X, H, C]
 PASSWORD = "Fresh-Felt-2026!"
 
 
@@ -39,6 +40,14 @@ class World:
 
     def other(self, role):
         return self._once(f"other-{role}", lambda: make_staff(role))
+
+    @property
+    def player(self):
+        from tables.ratings.players import player_create
+
+        return self._once(
+            "player", lambda: player_create(supervisor=self.other(S), alias="Marie D.", card="1")
+        )
 
     @property
     def colleague(self):
@@ -148,6 +157,36 @@ def _own_secrets(person, world):
     staffing.staff_secrets_change(staff=person, password=PASSWORD, pin="8642")
 
 
+def _player_add(person, world):
+    from tables.ratings.players import player_create
+
+    player_create(supervisor=person, alias="Paul", card="2")
+
+
+def _identity_read(person, world):
+    from tables.ratings.identity import identity_view
+
+    identity_view(reader=person, player_id=world.player.pk)
+
+
+def _identity_record(person, world):
+    from tables.ratings.identity import identity_record
+
+    identity_record(
+        officer=person, player_id=world.player.pk, family_name="D", document_kind="passport"
+    )
+
+
+def _access_request(person, world):
+    from tables.ratings.privacy import player_data_export
+
+    player_data_export(officer=person, player_id=world.player.pk)
+
+
+def _player_page(person, world):
+    return page("players:detail", world.player.pk)(person, world)
+
+
 # action (as docs/reference/roles.md says it) -> (roles that may, how it is tried)
 ROLE_MATRIX = {
     "Open the floor pages (`/tables/`)": ({D, S, M, A}, page("tables:table_list")),
@@ -169,8 +208,28 @@ ROLE_MATRIX = {
     "Set a temporary password or PIN": ({X}, service(_temporary_secrets)),
     "Deactivate or reactivate an account": ({X}, service(_deactivate)),
     "Choose one's own password and PIN (`/account/secrets/`)": (
-        {D, S, M, A, X},
+        {D, S, M, A, X, H, C},
         service(_own_secrets),
+    ),
+    "Add a player or link one to a card (`player_create`, `player_link`)": (
+        {S},
+        service(_player_add),
+    ),
+    "Open a player's file: alias, card, status (`/players/<id>/`)": (
+        {S, M, A, H, C},
+        _player_page,
+    ),
+    "Read a player's identity, each reading audited (`identity_view`)": (
+        {A, C},
+        service(_identity_read),
+    ),
+    "Record identity, bar or self-exclude (`identity_record`, `player_status_set`)": (
+        {C},
+        service(_identity_record),
+    ),
+    "Answer an access request, erase a player (`player_data_export`, `player_erase`)": (
+        {C},
+        service(_access_request),
     ),
 }
 

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from tables.ratings import pages
+
+app_name = "players"
+urlpatterns = [
+    path("", pages.player_list, name="list"),
+    path("new/", pages.player_add, name="add"),
+    path("<int:player_id>/", pages.player_detail, name="detail"),
+    path("<int:player_id>/link/", pages.player_link, name="link"),
+    path("<int:player_id>/identity/", pages.identity_page, name="identity"),
+    path("<int:player_id>/identity/record/", pages.identity_record, name="identity_record"),
+    path("<int:player_id>/status/", pages.status_set, name="status"),
+    path("<int:player_id>/export/", pages.data_export, name="export"),
+    path("<int:player_id>/erase/", pages.player_erase, name="erase"),
+]
