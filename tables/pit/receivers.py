@@ -15,8 +15,8 @@ from casino.celery import delay_soon
 from jackpot import events as jackpot_events
 from tables import events as tables_events
 from tables.accounting import events as accounting_events
-from tables.ratings import events as ratings_events
 from tables.pit import alerts, tasks
+from tables.ratings import events as ratings_events
 
 log = logging.getLogger("tables.pit.alerts")
 

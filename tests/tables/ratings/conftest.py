@@ -36,11 +36,9 @@ def paul(casino_property):
     return Player.objects.create(property=casino_property, card="400124", alias="Paul V.")
 
 
-def rate(staff, table, seat, **player):
+def rate(staff, at, seat, **player):
     """Open a rating (a card: `card="..."`, else `anonymous="..."`); its body."""
-    return services.rating_open(
-        staff=staff, key=key(), table=table.pk, seat=seat, player=player
-    ).body
+    return services.rating_open(staff=staff, key=key(), table=at.pk, seat=seat, player=player).body
 
 
 def do(action, staff, rating, **fields):
@@ -63,7 +61,7 @@ __all__ = ["current_property", "SUPERVISOR_PIN", "Felt"]
 
 
 @pytest.fixture
-def uth9(manager, supervisor, pit, standard_rules):
+def uth9(manager, supervisor, pit, standard_rules):  # noqa: F811
     """Another open table (no dealer needed to rate a seat there)."""
     from tables import services as floor
     from tests.tables.factories import make_table
