@@ -12,7 +12,12 @@ class RatingsConfig(AppConfig):
 
     def ready(self):
         from tables import seat_labels
-        from tables.ratings import receivers  # noqa: F401  (a table's close closes its ratings)
+        from tables.api.openapi import OPENAPI
+        from tables.ratings import (
+            openapi,
+            receivers,  # noqa: F401  (a table's close closes its ratings)
+        )
         from tables.ratings.selectors import seat_aliases
 
         seat_labels.register(seat_aliases)
+        openapi.extend(OPENAPI)

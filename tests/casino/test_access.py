@@ -24,7 +24,7 @@ from tests.factories import make_staff
 SKIPPED_NAMESPACES = {"admin"}
 SKIPPED_NAMES = {"set_language"}
 PERSONAS = ["anonymous", *Role.values]
-PROJECT_APPS = {"casino", "tables", "jackpot", "pit", "accounting"}
+PROJECT_APPS = {"casino", "tables", "jackpot", "pit", "accounting", "ratings"}
 
 
 def walk(resolvers=None, namespace="", prefix=""):

@@ -204,3 +204,12 @@ def test_the_tablet_shows_a_rated_seat_by_its_alias(table, dealer, opened):
     text = page.content.decode()
     assert page.status_code == 200
     assert "Marie D." in text and "400123" not in text
+
+
+def test_the_rating_is_what_the_openapi_document_describes(client, opened):
+    from tables.api.openapi import OPENAPI
+    from tests.tables.rounds.test_openapi_answers import violations
+
+    answer = client.get("/api/openapi.json").json()
+    assert "/api/ratings/{rating_id}/move" in answer["paths"]
+    assert violations(opened, OPENAPI["components"]["schemas"]["Rating"]) == []
