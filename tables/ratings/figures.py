@@ -12,6 +12,8 @@ those strings, rounded half to even once, at the end.
 
 import dataclasses
 import datetime as dt
+import functools
+import json
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 
@@ -75,9 +77,15 @@ def _as_stated(found: Edges) -> Edges:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _base_game_key(rules_text: str) -> str:
+    return base_game_key(parse_rules(json.loads(rules_text)))
+
+
 def ruleset_edges(ruleset_ids) -> dict[int, Edges]:
     """The edges the accounting's theoretical win uses for each rule set version (two
-    queries): the engine's, with the computed par sheet's base-game edge when there is one."""
+    queries): the engine's, with the computed par sheet's base-game edge when there is one,
+    read as the accounting reads them (tables.accounting.reports)."""
     rulesets = RuleSet.objects.filter(pk__in=set(ruleset_ids)).select_related(
         "blind_paytable", "trips_paytable", "progressive_paytable", "envy_paytable"
     )
@@ -85,7 +93,8 @@ def ruleset_edges(ruleset_ids) -> dict[int, Edges]:
     computed = computed_base_edges(rules.values()) if rules else {}
     found = {}
     for pk, r in rules.items():
-        base, variance = computed.get(base_game_key(parse_rules(r)), (None, None))
+        key = _base_game_key(json.dumps(r, sort_keys=True))
+        base, variance = computed.get(key, (None, None))
         found[pk] = edges(r, computed_base=base, computed_variance=variance)
     return found
 
