@@ -17,13 +17,12 @@ import json
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 
-from django.db.models import Q, Sum
+from django.db.models import Count, Max, Q, Sum
 
 from tables.accounting.theoretical import Edges, edges, theoretical_fraction
-from tables.models import Round, RuleSet, SettlementLine
+from tables.models import BaseGameSheet, Round, RuleSet, SettlementLine
 from tables.parsheet import base_game_key
 from tables.rules.ruleset import parse_rules
-from tables.selectors import computed_base_edges
 
 WAGERED = ("ante", "blind", "play", "trips", "progressive")
 EDGES = ("ante", "trips", "progressive")
@@ -40,7 +39,6 @@ class Figures:
     edges: dict[str, str | None]
     theo_cents: int
     seconds_played: int
-    counted: list[int]  # the counted rounds' ids, oldest first
     decision_cost_cents: int | None
 
     @property
@@ -82,26 +80,51 @@ def _base_game_key(rules_text: str) -> str:
     return base_game_key(parse_rules(json.loads(rules_text)))
 
 
-def ruleset_edges(ruleset_ids) -> dict[int, Edges]:
-    """The edges the accounting's theoretical win uses for each rule set version (two
-    queries): the engine's, with the computed par sheet's base-game edge when there is one,
-    read as the accounting reads them (tables.accounting.reports)."""
-    rulesets = RuleSet.objects.filter(pk__in=set(ruleset_ids)).select_related(
-        "blind_paytable", "trips_paytable", "progressive_paytable", "envy_paytable"
-    )
-    rules = {rs.pk: rs.engine_rules() for rs in rulesets}
-    computed = computed_base_edges(rules.values()) if rules else {}
+def ruleset_edges(ruleset_ids, *, pinned: dict[int, dict] | None = None) -> dict[int, Edges]:
+    """The edges the accounting's theoretical win uses for each rule set version: the
+    engine's, with the computed par sheet's base-game edge when there is one, read as the
+    accounting reads them (tables.accounting.reports). `pinned`: the engine rules a round of
+    the version pinned (the same rules, read without rebuilding them from the paytables)."""
+    rules = dict(pinned or {})
+    missing = set(ruleset_ids) - set(rules)
+    if missing:
+        rulesets = RuleSet.objects.filter(pk__in=missing).select_related(
+            "blind_paytable", "trips_paytable", "progressive_paytable", "envy_paytable"
+        )
+        rules.update({rs.pk: rs.engine_rules() for rs in rulesets})
+    texts = {pk: json.dumps(r, sort_keys=True) for pk, r in rules.items()}
+    keys = {pk: _base_game_key(text) for pk, text in texts.items()}
+    computed = _computed_base_edges(frozenset(keys.values())) if keys else {}
     found = {}
     for pk, r in rules.items():
-        key = _base_game_key(json.dumps(r, sort_keys=True))
-        base, variance = computed.get(key, (None, None))
+        base, variance = computed.get(keys[pk], (None, None))
         found[pk] = edges(r, computed_base=base, computed_variance=variance)
     return found
 
 
-def seat_lines(rating):
-    """The rated seat's lines per round and bet over the rounds whose bets were locked while
-    the rating was open (one query; the pauses are taken out by `figures`)."""
+def _computed_base_edges(keys: frozenset[str]) -> dict:
+    """tables.selectors.computed_base_edges by base-game key (the rules parsed once each)."""
+    done = BaseGameSheet.objects.filter(rules_key__in=keys, status=BaseGameSheet.Status.DONE)
+    return {
+        key: (Fraction(edge), Fraction(variance["exact"]) if variance else None)
+        for key, edge, variance in done.values_list("rules_key", "house_edge", "sheet__variance")
+    }
+
+
+def pinned_rules(round_ids_by_ruleset: dict[int, int]) -> dict[int, dict]:
+    """{rule set version: the engine rules one of its rounds pinned} (one query)."""
+    if not round_ids_by_ruleset:
+        return {}
+    rows = Round.objects.filter(pk__in=round_ids_by_ruleset.values()).values_list(
+        "ruleset_id", "rules"
+    )
+    return dict(rows)
+
+
+def counted_lines(rating, pauses):
+    """The rated seat's lines in the rounds the rating counts (a queryset): its table's
+    settled rounds whose `bets_locked` event came while the rating was open and not in one of
+    its pauses (a round has one `bets_locked` event)."""
     # One filter() call: the event's conditions hold on one and the same event row.
     bounds = {
         "round__table_id": rating.table_id,
@@ -114,16 +137,29 @@ def seat_lines(rating):
     if rating.closed_at is not None:
         bounds["round__opened_at__lte"] = rating.closed_at
         bounds["round__events__at__lt"] = rating.closed_at
-    lines = SettlementLine.objects.filter(**bounds)
+    during = Q(**bounds)
+    for p in pauses:  # locked before the pause, or after it
+        outside = Q(round__events__at__lt=p.started_at)
+        if p.ended_at is not None:
+            outside |= Q(round__events__at__gte=p.ended_at)
+        during &= outside
+    return SettlementLine.objects.filter(during)
+
+
+def seat_sums(lines):
+    """Per rule set version and bet: stake (confirmed lines), net (every line), the rounds,
+    the last lock and one round's id (one query, a few rows whatever the hands)."""
     return (
-        lines.values("round_id", "round__ruleset_id", "round__events__at", "bet")
-        .annotate(stake=Sum("stake_cents", filter=ORIGINAL, default=0), net=Sum("net_cents"))
-        .order_by("round__events__at", "round_id")
+        lines.values_list("round__ruleset_id", "bet")
+        .annotate(
+            stake=Sum("stake_cents", filter=ORIGINAL, default=0),
+            net=Sum("net_cents"),
+            rounds=Count("round_id", distinct=True),
+            last=Max("round__events__at"),
+            some_round=Max("round_id"),
+        )
+        .order_by()
     )
-
-
-def _paused(at: dt.datetime, pauses) -> bool:
-    return any(p.started_at <= at and (p.ended_at is None or at < p.ended_at) for p in pauses)
 
 
 def seconds_played(rating, pauses, *, now: dt.datetime) -> int:
@@ -132,47 +168,44 @@ def seconds_played(rating, pauses, *, now: dt.datetime) -> int:
     return max(0, int((end - rating.opened_at - paused).total_seconds()))
 
 
-def decision_cost_cents(counted: list[int], seat: int) -> int | None:
-    """The player's decision cost over the counted rounds: the place for the par sheet's
-    `seat_decision_cost(round_id, seat)` (issue 27) once it lands. None until then."""
+def decision_cost_cents(lines, seat: int) -> int | None:
+    """The player's decision cost over the counted rounds (`lines`: their lines, as a
+    queryset): the place for the par sheet's `seat_decision_cost(round_id, seat)` (issue 27)
+    once it lands. None until then."""
     return None
 
 
-def figures(rating, pauses, *, now: dt.datetime, rows=None, edges_by_ruleset=None) -> Figures:
-    """The rating's figures; `pauses` its pauses (a list), `rows` its `seat_lines` when the
-    caller fetched them already."""
-    rows = list(seat_lines(rating) if rows is None else rows)
+def figures(rating, pauses, *, now: dt.datetime) -> Figures:
+    """The rating's figures; `pauses` its pauses (a list). Two queries for the lines and one
+    or two for the edges."""
+    lines = counted_lines(rating, pauses)
     wagered = dict.fromkeys(WAGERED, 0)
     handles: dict[int, dict[str, int]] = {}
-    result, counted, last_ruleset = 0, [], None
-    for row in rows:
-        if _paused(row["round__events__at"], pauses):
-            continue
-        if not counted or counted[-1] != row["round_id"]:
-            counted.append(row["round_id"])
-        ruleset = row["round__ruleset_id"]
-        last_ruleset = ruleset
-        bet, stake = row["bet"], row["stake"] or 0
+    rounds: dict[int, int] = {}
+    result, last, some_round = 0, {}, {}
+    for ruleset, bet, stake, net, count, locked, round_id in seat_sums(lines):
+        # Every counted round has an Ante line (a seat that placed wagers staked one).
+        rounds[ruleset] = max(rounds.get(ruleset, 0), count)
+        last[ruleset] = max(last.get(ruleset, locked), locked)
+        some_round[ruleset] = round_id
         if bet in wagered:
-            wagered[bet] += stake
-            by_bet = handles.setdefault(ruleset, {})
-            by_bet[bet] = by_bet.get(bet, 0) + stake
-        result += row["net"] or 0
-    wanted = set(handles) | {last_ruleset or rating.table.ruleset_id}
-    found = edges_by_ruleset if edges_by_ruleset is not None else ruleset_edges(wanted)
+            wagered[bet] += stake or 0
+            handles.setdefault(ruleset, {})[bet] = stake or 0
+        result += net or 0
+    latest = max(last, key=last.get) if last else rating.table.ruleset_id
+    found = ruleset_edges(set(handles) | {latest}, pinned=pinned_rules(some_round))
     theo = Fraction(0)
     for ruleset, by_bet in handles.items():
         # Envy is not charged to a rating: it depends on the other seats' play (the spec's
         # theo is each bet's stake times its edge).
         theo += theoretical_fraction(by_bet, _as_stated(found[ruleset]))
-    shown = found.get(last_ruleset or rating.table.ruleset_id)
+    shown = found.get(latest)
     return Figures(
-        hands=len(counted),
+        hands=sum(rounds.values()),
         wagered=wagered,
         player_result_cents=result,
         edges=stated_edges(shown) if shown else dict.fromkeys(EDGES),
         theo_cents=round(theo),
         seconds_played=seconds_played(rating, pauses, now=now),
-        counted=counted,
-        decision_cost_cents=decision_cost_cents(counted, rating.seat),
+        decision_cost_cents=decision_cost_cents(lines, rating.seat),
     )
