@@ -167,9 +167,11 @@ def rating_open(*, staff: Staff, key, table, seat, player) -> Written:
     refused_player = None
     try:
         with transaction.atomic():
+            # The table first, then the kept answer: a retry racing its first send waits
+            # for it and answers as it did.
+            locked = _table_locked(table)
             if (again := _remembered(scope, key, request)) is not None:
                 return again
-            locked = _table_locked(table)
             seat = _check_seat(locked, seat)
             rated, created = _player_for(player, staff)
             _check_not_self(rated, staff)
@@ -236,9 +238,9 @@ def _write(rating_id, *, staff: Staff, key, action: str, request: dict, change) 
     key = _check_key(key)
     scope = f"rating:{rating_id}:{action}"
     with transaction.atomic():
+        rating = _rating_locked(rating_id)
         if (again := _remembered(scope, key, request)) is not None:
             return again
-        rating = _rating_locked(rating_id)
         _check_not_self(rating.player, staff)
         _check_open(rating)
         status, answered = change(rating, timezone.now())
@@ -352,11 +354,11 @@ def rating_move(*, rating_id, staff: Staff, key, table, seat) -> Written:
     key = _check_key(key)
     scope, request = f"rating:{rating_id}:move", {"table": table, "seat": seat}
     with transaction.atomic():
+        target = _table_locked(table)  # the table first, as everywhere
+        rating = _rating_locked(rating_id)
         if (again := _remembered(scope, key, request)) is not None:
             return again
-        target = _table_locked(table)  # the table first, as everywhere
         seat = _check_seat(target, seat)
-        rating = _rating_locked(rating_id)
         _check_not_self(rating.player, staff)
         _check_open(rating)
         if rating.table_id == target.pk and rating.seat == seat:

@@ -213,3 +213,17 @@ def test_the_rating_is_what_the_openapi_document_describes(client, opened):
     answer = client.get("/api/openapi.json").json()
     assert "/api/ratings/{rating_id}/move" in answer["paths"]
     assert violations(opened, OPENAPI["components"]["schemas"]["Rating"]) == []
+
+
+def test_the_console_issues_lists_and_revokes_feed_tokens(db):
+    import io
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("ratings_feed_token", "issue", "Tracking", stdout=out)
+    raw = out.getvalue().rsplit(": ", 1)[1].strip()
+    token = feed_tokens.feed_authorize(f"Bearer {raw}")
+    call_command("ratings_feed_token", "revoke", str(token.pk), stdout=out)
+    call_command("ratings_feed_token", "list", stdout=out)
+    assert "revoked" in out.getvalue().splitlines()[-1]

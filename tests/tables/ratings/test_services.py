@@ -276,3 +276,28 @@ def test_every_rating_write_is_audited(felt, supervisor, marie, uth9):
         "ratings.rating.moved",
         "ratings.rating.closed",
     ]
+
+
+def test_the_edges_are_the_accountings_for_a_trips_c_table(felt, supervisor, marie):
+    """The table's rule set has Trips paytable C: the rating states the accounting's own edges
+    (tables.accounting.reports reads them for its theoretical win), and theo is each stake
+    times them, by hand."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from tables.accounting.reports import _edges
+
+    body = rate(supervisor, felt.table, 1, card="400123")
+    round_id = deal_to(felt, "settled")["id"]
+    got = _read(body)
+    accounting = _edges({felt.table.ruleset_id})[felt.table.ruleset_id]
+    for bet in ("ante", "trips", "progressive"):
+        exact = accounting.of(bet)
+        assert abs(Fraction(Decimal(got["edges"][bet])) - exact) < Fraction(1, 10**12)
+    stakes = seat_lines([round_id], 1)["stakes"]
+    by_hand = (
+        stakes["ante"] * Fraction(Decimal(got["edges"]["ante"]))
+        + stakes["trips"] * Fraction(Decimal(got["edges"]["trips"]))
+        + stakes["progressive"] * Fraction(Decimal(got["edges"]["progressive"]))
+    )
+    assert got["theo_cents"] == round(by_hand)
