@@ -5,7 +5,7 @@ import base64
 import binascii
 import datetime as dt
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 from django.utils import timezone
 
 from tables.ratings.figures import figures
@@ -97,12 +97,11 @@ def ratings_list(*, table_id=None, status=None, limit: int = 50) -> list[dict]:
     if status == "closed":
         found = found.filter(closed_at__isnull=False)
     elif status in ("open", "paused"):
+        in_pause = Exists(RatingPause.objects.filter(rating=OuterRef("pk"), ended_at__isnull=True))
         found = found.filter(closed_at__isnull=True)
+        found = found.filter(in_pause) if status == "paused" else found.exclude(in_pause)
     now = timezone.now()
-    rows = [rating_json(r, now=now) for r in found.order_by("-opened_at", "-pk")[: limit * 2]]
-    if status in ("open", "paused"):
-        rows = [r for r in rows if r["status"] == status]
-    return rows[:limit]
+    return [rating_json(r, now=now) for r in found.order_by("-opened_at", "-pk")[:limit]]
 
 
 def seat_aliases(table_id: int) -> dict[int, str]:

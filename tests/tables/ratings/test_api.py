@@ -227,3 +227,24 @@ def test_the_console_issues_lists_and_revokes_feed_tokens(db):
     call_command("ratings_feed_token", "revoke", str(token.pk), stdout=out)
     call_command("ratings_feed_token", "list", stdout=out)
     assert "revoked" in out.getvalue().splitlines()[-1]
+
+
+def test_the_list_filters_by_table_and_status(table, uth9, supervisor, marie, paul):
+    c = as_(supervisor)
+    a = post(
+        c, "/api/ratings", {"key": "l1", "table": table.pk, "seat": 1, "player": {"card": "400123"}}
+    )[1]
+    b = post(
+        c, "/api/ratings", {"key": "l2", "table": uth9.pk, "seat": 1, "player": {"card": "400124"}}
+    )[1]
+    post(c, f"/api/ratings/{b['id']}/pause", {"key": "l3"})
+
+    def ids(query):
+        return [r["id"] for r in c.get(f"/api/ratings?{query}").json()["ratings"]]
+
+    assert ids("") == [b["id"], a["id"]]
+    assert ids(f"table={table.pk}") == [a["id"]]
+    assert ids("status=open") == [a["id"]]
+    assert ids("status=paused") == [b["id"]]
+    assert ids("status=closed") == []
+    assert c.get("/api/ratings?status=gone").status_code == 400
