@@ -124,6 +124,16 @@ CODES = {
     "accounting.credit.voided": _("Credit voided"),
     "accounting.drop.entered": _("Drop entered"),
     "accounting.drop.imported": _("Drop imported"),
+    # player ratings
+    "ratings.rating.opened": _("Rating opened"),
+    "ratings.rating.paused": _("Rating paused"),
+    "ratings.rating.resumed": _("Rating resumed"),
+    "ratings.rating.buy_in": _("Buy-in recorded"),
+    "ratings.rating.moved": _("Rating moved"),
+    "ratings.rating.closed": _("Rating closed"),
+    "ratings.rating.table_closed": _("Rating closed with its table"),
+    "ratings.feed_token.issued": _("Ratings feed token issued"),
+    "ratings.feed_token.revoked": _("Ratings feed token revoked"),
 }
 
 ADMIN_VERBS = {

@@ -6,6 +6,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("casino.urls_casino")),
     path("", include("tables.urls")),
+    path("", include("tables.ratings.urls")),
     path("", include("jackpot.urls")),
     path("pit/", include("tables.pit.urls")),
     path("reports/", include("tables.accounting.urls")),

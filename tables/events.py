@@ -15,3 +15,7 @@ void_decided = Signal()
 round_corrected = Signal()
 # A correction waits for a second person at the pit. kwargs: round_id
 correction_requested = Signal()
+# A table is closing: sent inside its closing transaction, the table row locked, so that
+# what closes with it (the open ratings above) commits with it or not at all.
+# kwargs: table_id, staff
+table_closing = Signal()

@@ -26,7 +26,7 @@ ROOT = Path(settings.BASE_DIR)
 CATALOGUES = sorted(ROOT.glob("*/locale/fr/LC_MESSAGES/django.po")) + sorted(
     ROOT.glob("*/*/locale/fr/LC_MESSAGES/django.po")
 )
-PROJECT_APPS = ("casino", "jackpot", "tables", "pit", "accounting")
+PROJECT_APPS = ("casino", "jackpot", "tables", "pit", "accounting", "ratings")
 READERS = ("directeur", "auditeur", "rh")
 # Words of both languages: never foreign.
 BOTH_LANGUAGES = {"jackpot"}

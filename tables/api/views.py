@@ -38,7 +38,12 @@ def answers_json(view):
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         try:
-            for name, what in (("table_id", _("table")), ("round_id", _("round"))):
+            for name, what in (
+                ("table_id", _("table")),
+                ("round_id", _("round")),
+                ("rating_id", _("rating")),
+                ("token_id", _("feed token")),
+            ):
                 # The address's digits may be any number of them; no row has such an id, and
                 # the database would refuse to compare it (a DataError, a 500).
                 digits = str(kwargs.get(name, ""))

@@ -65,6 +65,7 @@ SEVERITY = {
     Kind.SIGNIN_THROTTLED: Severity.WARNING,
     Kind.MANY_VOIDS: Severity.WARNING,
     Kind.VARIANCE: Severity.CRITICAL,
+    Kind.EXCLUDED_PLAYER: Severity.CRITICAL,
 }
 
 
@@ -268,6 +269,7 @@ TITLES = {
     Kind.SIGNIN_THROTTLED: gettext_lazy("Sign-in attempts slowed down"),
     Kind.MANY_VOIDS: gettext_lazy("Many voids by %(dealer)s"),
     Kind.VARIANCE: gettext_lazy("Counted and computed win differ at %(table)s"),
+    Kind.EXCLUDED_PLAYER: gettext_lazy("Excluded player at %(table)s"),
 }
 
 DETAILS = {
@@ -308,7 +310,14 @@ DETAILS = {
         "variance of %(variance)s (alert beyond %(threshold)s): look for a mispay, a missing "
         "fill or credit slip, or chips gone from the tray."
     ),
+    Kind.EXCLUDED_PLAYER: gettext_lazy(
+        "%(staff)s tried to rate %(alias)s at seat %(seat)s, who is %(status)s: the rating was "
+        "refused. Ask them to leave the game."
+    ),
 }
+
+# A player's status, as an excluded-player alert words it.
+EXCLUSIONS = {"barred": gettext_lazy("barred"), "self_excluded": gettext_lazy("self-excluded")}
 
 # The bank's totals a reconciliation compares (jackpot.services.readings), in words.
 RECONCILED = {
@@ -353,6 +362,8 @@ def _worded_params(alert: Alert, zone) -> dict:
         words["hand"] = _word(f"cat.{p['hand']}", p["hand"])
     if "reason" in p:
         words["reason"] = _word(f"irr.{p['reason']}", p["reason"] or "?")
+    if "status" in p:
+        words["status"] = str(EXCLUSIONS.get(p["status"], p["status"]))
     if "shift" in p:
         try:
             words["shift"] = str(Shift.Code(p["shift"]).label)
@@ -766,3 +777,27 @@ def alerts_check(*, at: dt.datetime | None = None) -> list[Alert]:
         *tables_idle_check(at=at, thresholds=thresholds),
         *dealers_overdue_check(at=at, thresholds=thresholds),
     ]
+
+
+def excluded_player_alert_raise(*, player_id: int, table_id: int, seat: int, staff_id: int):
+    """A barred or self-excluded player was refused a rating: the pit is told (one open alert
+    per player and table)."""
+    from tables.ratings.models import Player
+
+    player = Player.objects.filter(pk=player_id).first()
+    table = Table.objects.filter(pk=table_id).first()
+    if player is None:
+        return None
+    staff = Staff.objects.filter(pk=staff_id).first()
+    return alert_raise(
+        kind=Kind.EXCLUDED_PLAYER,
+        key=f"excluded_player:{player_id}:{table_id}",
+        table=table,
+        params={
+            "alias": player.alias,
+            "status": player.status,
+            "seat": seat,
+            "staff": str(staff) if staff else "",
+        },
+        subject=player,
+    )

@@ -33,6 +33,7 @@ class Alert(models.Model):
         SIGNIN_THROTTLED = "signin_throttled", _("sign-in throttled")
         MANY_VOIDS = "many_voids", _("many voids")
         VARIANCE = "variance", _("win variance")
+        EXCLUDED_PLAYER = "excluded_player", _("barred or self-excluded player")
 
     class Severity(models.TextChoices):
         INFO = "info", _("information")

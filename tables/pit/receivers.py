@@ -16,6 +16,7 @@ from jackpot import events as jackpot_events
 from tables import events as tables_events
 from tables.accounting import events as accounting_events
 from tables.pit import alerts, tasks
+from tables.ratings import events as ratings_events
 
 log = logging.getLogger("tables.pit.alerts")
 
@@ -99,3 +100,11 @@ def on_signin_throttled(*, source, attempts, **kwargs):
 @_logged
 def on_counted_win_changed(*, table_id, gaming_date, **kwargs):
     alerts.variance_alert_raise(table_id=table_id, gaming_date=gaming_date)
+
+
+@receiver(ratings_events.excluded_player_refused, dispatch_uid="pit.alerts.excluded_player")
+@_logged
+def on_excluded_player_refused(*, player_id, table_id, seat, staff_id, **kwargs):
+    alerts.excluded_player_alert_raise(
+        player_id=player_id, table_id=table_id, seat=seat, staff_id=staff_id
+    )

@@ -9,3 +9,15 @@ class RatingsConfig(AppConfig):
     name = "tables.ratings"
     label = "ratings"
     verbose_name = _("Player ratings")
+
+    def ready(self):
+        from tables import seat_labels
+        from tables.api.openapi import OPENAPI
+        from tables.ratings import (
+            openapi,
+            receivers,  # noqa: F401  (a table's close closes its ratings)
+        )
+        from tables.ratings.selectors import seat_aliases
+
+        seat_labels.register(seat_aliases)
+        openapi.extend(OPENAPI)

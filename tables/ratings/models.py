@@ -24,8 +24,9 @@ class Player(models.Model):
         on_delete=models.PROTECT,
         related_name="players",
     )
-    # The loyalty card number; none for an anonymous player.
-    card = models.CharField(_("card number"), max_length=32, null=True, blank=True)
+    # The loyalty card number; NULL (not "") for an anonymous player, so that the unique
+    # constraint lets any number of them be.
+    card = models.CharField(_("card number"), max_length=32, null=True, blank=True)  # noqa: DJ001
     alias = models.CharField(_("alias"), max_length=60)
     status = models.CharField(_("status"), max_length=16, choices=STATUS_CHOICES, default=ACTIVE)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
@@ -43,6 +44,16 @@ class Player(models.Model):
     # Set by an erasure (a request, or the retention rule): the alias is then a pseudonym and
     # the card is gone; what anti-money-laundering rules keep stays under the player's id.
     erased_at = models.DateTimeField(_("erased at"), null=True, blank=True)
+    # A member of staff who plays (off duty, where the house allows it): never the one who
+    # opens, moves or closes their own rating.
+    staff = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("member of staff"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="player",
+    )
 
     class Meta:
         verbose_name = _("player")
@@ -85,6 +96,9 @@ class PlayerIdentity(models.Model):
         verbose_name = _("player identity")
         verbose_name_plural = _("player identities")
 
+    def __str__(self) -> str:
+        return f"{self.given_names} {self.family_name}".strip()
+
 
 class ComplianceSettings(models.Model):
     """The property's anti-money-laundering thresholds and data retention, with the defaults
@@ -126,3 +140,197 @@ class ComplianceSettings(models.Model):
 
     def __str__(self) -> str:
         return str(self.property)
+
+
+class Rating(models.Model):
+    """One player's play at one seat of one table, from its open to its close. Its figures are
+    not stored: they follow from the settlement lines of the rounds it counts (figures.py)."""
+
+    CLOSED, MOVED, TABLE_CLOSED = "closed", "moved", "table_closed"
+    CLOSED_REASONS = [
+        (CLOSED, _("closed")),
+        (MOVED, _("moved to another seat")),
+        (TABLE_CLOSED, _("table closed")),
+    ]
+
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="ratings"
+    )
+    table = models.ForeignKey(
+        "tables.Table", verbose_name=_("table"), on_delete=models.PROTECT, related_name="+"
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    opened_at = models.DateTimeField(_("opened at"))
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("opened by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("closed by"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    closed_reason = models.CharField(
+        _("closed because"), max_length=16, choices=CLOSED_REASONS, blank=True
+    )
+    # A move closes this rating and opens the next one: a player's visit is the chain.
+    previous = models.OneToOneField(
+        "self",
+        verbose_name=_("previous rating"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="next",
+    )
+    # The chips the player left with, said at the close (the chips-estimated result's end).
+    walk_with_cents = models.BigIntegerField(_("walk-with (cents)"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        ordering = ["-opened_at", "-pk"]
+        constraints = [
+            # One open rating per seat and per player, in the database too (two supervisors
+            # rating at once end here).
+            models.UniqueConstraint(
+                fields=["table", "seat"],
+                condition=Q(closed_at__isnull=True),
+                name="one_open_rating_per_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=Q(closed_at__isnull=True),
+                name="one_open_rating_per_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(seat__gte=1, seat__lte=7), name="rating_seat_1_to_7"
+            ),
+            models.CheckConstraint(
+                condition=Q(closed_at__isnull=True, closed_reason="")
+                | Q(closed_at__isnull=False, closed_reason__in=["closed", "moved", "table_closed"]),
+                name="rating_closed_with_reason",
+            ),
+            models.CheckConstraint(
+                condition=Q(walk_with_cents__isnull=True) | Q(walk_with_cents__gte=0),
+                name="rating_walk_with_not_negative",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["table", "seat", "-opened_at"]),
+            models.Index(fields=["closed_at", "id"]),  # the feed, in close order
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.table_id}/{self.seat}"
+
+
+class RatingPause(models.Model):
+    """A spell in which the rated player sat out: rounds locked then are not counted."""
+
+    rating = models.ForeignKey(
+        Rating, verbose_name=_("rating"), on_delete=models.PROTECT, related_name="pauses"
+    )
+    started_at = models.DateTimeField(_("paused at"))
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("paused by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    ended_at = models.DateTimeField(_("resumed at"), null=True, blank=True)
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("resumed by"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("rating pause")
+        verbose_name_plural = _("rating pauses")
+        ordering = ["rating", "started_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["rating"], condition=Q(ended_at__isnull=True), name="one_pause_at_a_time"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rating} {self.started_at:%H:%M}"
+
+
+class BuyIn(models.Model):
+    """Money or chips the player brought to the table during the rating."""
+
+    CASH, CHIPS, MARKER = "cash", "chips", "marker"
+    INSTRUMENTS = [(CASH, _("cash")), (CHIPS, _("chips")), (MARKER, _("marker"))]
+
+    rating = models.ForeignKey(
+        Rating, verbose_name=_("rating"), on_delete=models.PROTECT, related_name="buy_ins"
+    )
+    amount_cents = models.BigIntegerField(_("amount (cents)"))
+    instrument = models.CharField(_("instrument"), max_length=8, choices=INSTRUMENTS)
+    at = models.DateTimeField(_("time"))
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("recorded by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("buy-in")
+        verbose_name_plural = _("buy-ins")
+        ordering = ["rating", "at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_cents__gt=0), name="buy_in_positive"),
+            models.CheckConstraint(
+                condition=Q(instrument__in=["cash", "chips", "marker"]),
+                name="buy_in_instrument_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rating} {self.instrument} {self.amount_cents}"
+
+
+class FeedToken(models.Model):
+    """A player-tracking system's credential for the ratings feed. Only the SHA-256 of the
+    token is stored (as for a jackpot display's)."""
+
+    name = models.CharField(_("system name"), max_length=80, unique=True)
+    token_hash = models.CharField(_("token fingerprint"), max_length=64, unique=True)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("issued by"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    issued_at = models.DateTimeField(_("issued at"))
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("revoked by"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+    last_seen_at = models.DateTimeField(_("last seen at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("ratings feed token")
+        verbose_name_plural = _("ratings feed tokens")
+
+    def __str__(self) -> str:
+        return self.name

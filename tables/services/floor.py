@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from casino.audit import audit
 from casino.models import Staff
 from casino.roles import Role, has_role
-from tables import live
+from tables import events, live
 from tables.errors import AssignmentRefused, IllegalTransition
 from tables.models import DealerAssignment, Round, Table, assignment_conflict
 from tables.models.floor import floor_time
@@ -240,6 +240,8 @@ def _table_set_status(*, table_id: int, supervisor: Staff, to: str, code: str) -
         table.status_changed_at = timezone.now()
         table.save(update_fields=["status", "status_changed_at"])
         audit(actor=supervisor, code=code, subject=table, data={"status": to})
+        if to == Table.Status.CLOSED:
+            events.table_closing.send(sender=Table, table_id=table.pk, staff=supervisor)
         live.announce_table(table.pk)
     return table
 

@@ -10,6 +10,7 @@ from casino.money import money
 from casino.roles import Role
 from tables.devices.selectors import TabletTable
 from tables.models import Table
+from tables.seat_labels import seat_labels
 from tables.selectors import floor_tables
 from tables.tablet.selectors import may_watch_any_table, tablet_page, tablet_table_for
 from tables.tablet.words import tablet_words
@@ -52,6 +53,8 @@ def _page(request, table: Table):
             "page": page,
             "words": tablet_words(),
             "seat_numbers": range(1, table.seats + 1),
+            # A rated seat shows its player's alias, never a name or a card (spec/ratings.md).
+            "seat_aliases": seat_labels(table.pk),
             "ante_chips": chip_labels(chips(limits["min_bet_cents"], limits["max_bet_cents"])),
             "trips_chips": chip_labels(chips(limits["trips_min_cents"], limits["trips_max_cents"])),
             "suits": SUITS,

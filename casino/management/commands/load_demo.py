@@ -10,9 +10,11 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         from jackpot import demo as jackpot_demo
         from tables import demo as tables_demo
+        from tables.ratings import demo as ratings_demo
 
         with transaction.atomic():
             prop, pit = casino_demo.load()
             bank = jackpot_demo.load()
             tables_demo.load(pit=pit, bank=bank)
+            ratings_demo.load()
         self.stdout.write(self.style.SUCCESS("Demo floor ready."))

@@ -469,7 +469,8 @@ ENGLISH = {
     "progressive", "verifies", "another", "one", "pays", "of", "an", "irregularity",
     "supervisor", "royal", "is", "day", "swing", "grave", "card", "exposed", "counted",
     "computed", "differ", "gaming", "variance", "beyond", "mispay", "missing", "fill", "credit",
-    "slip", "or", "chips", "gone", "tray", "look",
+    "slip", "or", "chips", "gone", "tray", "look", "excluded", "player", "tried", "rate", "who",
+    "rating", "refused", "ask", "them", "leave", "game", "barred",
 }  # fmt: skip
 
 
@@ -496,6 +497,8 @@ def one_of_each_kind(table, dealer) -> list[Alert]:
         Kind.VARIANCE: {"gaming_date": "2026-12-01", "counted_cents": 250_000,
                         "computed_cents": 120_000, "variance_cents": 130_000,
                         "threshold_cents": 10_000},
+        Kind.EXCLUDED_PLAYER: {"alias": "Blue cap", "status": "barred", "seat": 3,
+                               "staff": "Martin"},
     }  # fmt: skip
     assert set(made) == set(Kind)
     return [

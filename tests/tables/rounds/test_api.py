@@ -233,13 +233,14 @@ def test_a_body_that_is_not_json_is_refused(table, dealer):
 
 
 def test_the_openapi_description_names_every_route():
+    from tables.ratings.urls import urlpatterns as ratings_urlpatterns
+
     described = {path.rstrip("/") for path in OPENAPI["paths"]}
     routed = set()
-    for pattern in urlpatterns:
+    for pattern in [*urlpatterns, *ratings_urlpatterns]:
         text = pattern.pattern.regex.pattern.strip("^$").replace("/?", "").replace("\\.", ".")
-        text = text.replace("(?P<table_id>[0-9]+)", "{table_id}").replace(
-            "(?P<round_id>[0-9]+)", "{round_id}"
-        )
+        for name in ("table_id", "round_id", "rating_id", "token_id"):
+            text = text.replace(f"(?P<{name}>[0-9]+)", "{" + name + "}")
         routed.add("/" + text)
     assert described == routed
 

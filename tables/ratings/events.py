@@ -1,0 +1,9 @@
+"""What happened to ratings, for whoever sits above them (the pit)."""
+
+from django.dispatch import Signal
+
+# A rating opened, changed or closed at a table (after commit). kwargs: table_id
+rating_changed = Signal()
+# A rating was refused to a barred or self-excluded player (nothing written: sent as the
+# refusal is answered). kwargs: player_id, table_id, seat, staff_id
+excluded_player_refused = Signal()
