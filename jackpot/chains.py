@@ -31,6 +31,7 @@ from django.db.models import Max
 from casino.audit import ChainBreak, register_chain
 from casino.audit_keys import known_keys
 from casino.audit_records import register_record
+from casino.chains import EDITED, REFUSED, RELINKED, UNKNOWN_KEY, walk
 from casino.checkpoints import Checkpoint, register_heads
 from casino.models import AuditEntry
 from jackpot.models import LEDGER_GENESIS, Bank, Hit, MeterEntry, meter_entry_digest
@@ -62,71 +63,86 @@ def _contribution_audits() -> dict[tuple[int, int], tuple[int, dict]]:
     return found
 
 
-def _seal_break(line: MeterEntry, keys: dict[str, str], previous_hash: str) -> str | None:
-    """Why the line's own seal does not hold (None: it holds)."""
-    if line.key_id not in keys:
-        return (
-            f"its key id {line.key_id!r} is not a known key (forged, unsealed, or the key is "
-            "missing from AUDIT_HMAC_PREVIOUS_KEYS)"
+_SEAL_BREAKS = {
+    UNKNOWN_KEY: (
+        "its key id {key_id!r} is not a known key (forged, unsealed, or the key is missing "
+        "from AUDIT_HMAC_PREVIOUS_KEYS)"
+    ),
+    EDITED: "its content no longer matches its MAC (edited, renumbered, re-chained or forged)",
+    RELINKED: "its previous-hash does not match the hash of the line before it",
+}
+
+
+def _bank_break(bank: Bank, audits: dict) -> ChainBreak | None:
+    """The first line of the bank's ledger that does not hold, or its end that does not match
+    the bank row. Contribution lines found are taken out of `audits`."""
+    balances = {after: 0 for _, after in BALANCES}
+
+    def follows(line: MeterEntry) -> str | None:
+        """Its balances follow from the line before, and a contribution is as audited."""
+        for delta, after in BALANCES:
+            expected = balances[after] + getattr(line, delta)
+            if getattr(line, after) != expected:
+                return (
+                    f"its {after} is {getattr(line, after)}, but the line before and its "
+                    f"own {delta} give {expected} (edited)"
+                )
+            balances[after] = expected
+        if line.kind == MeterEntry.Kind.CONTRIBUTION:
+            recorded = audits.pop((bank.pk, line.seq), None)
+            if recorded is None:
+                return "no audit entry records this contribution (inserted, or renumbered)"
+            entry_id, data = recorded
+            for key, field in CONTRIBUTION_FIELDS.items():
+                if data.get(key) != getattr(line, field):
+                    return (
+                        f"its {field} is {getattr(line, field)!r} but audit entry #{entry_id} "
+                        f"recorded {data.get(key)!r} (edited)"
+                    )
+        return None
+
+    walked = walk(
+        MeterEntry.objects.filter(bank=bank).order_by("seq").iterator(chunk_size=2000),
+        keys=known_keys(),
+        digest=meter_entry_digest,
+        number="seq",
+        check=follows,
+    )
+    broken = walked.broken
+    if broken is not None:
+        line = broken.row
+        where = f"bank {bank.slug}, line {line.seq} ({line.kind})"
+        if broken.kind in _SEAL_BREAKS:
+            reason = _SEAL_BREAKS[broken.kind].format(key_id=line.key_id)
+        elif broken.kind == REFUSED:
+            reason = broken.reason
+        else:
+            first, last = broken.missing
+            gone = f"line {first} is" if first == last else f"lines {first} to {last} are"
+            reason = f"{gone} missing (deleted) before it"
+        return ChainBreak(line, line.pk, where, reason)
+    previous_seq, previous_hash, _id = walked.heads.get(None, (0, LEDGER_GENESIS, 0))
+    if previous_seq != bank.ledger_seq:
+        reason = (
+            f"the bank counts {bank.ledger_seq} lines but its ledger ends at line "
+            f"{previous_seq} (its last lines deleted, or the table truncated)"
         )
-    if line.hash != meter_entry_digest(line, keys[line.key_id]):
-        return "its content no longer matches its MAC (edited, renumbered, re-chained or forged)"
-    if line.prev_hash != previous_hash:
-        return "its previous-hash does not match the hash of the line before it"
+        return ChainBreak(None, bank.pk, f"bank {bank.slug}", reason)
+    if previous_seq and bank.ledger_hash != previous_hash:
+        reason = (
+            f"the bank's last-line hash is not the hash of its line {previous_seq} (the "
+            "ledger's end was replaced, or the bank row rewritten)"
+        )
+        return ChainBreak(None, bank.pk, f"bank {bank.slug}", reason)
     return None
 
 
 def ledger_find_break() -> ChainBreak | None:
     audits = _contribution_audits()
-    keys = known_keys()
     for bank in Bank.objects.order_by("pk"):
-        previous_seq, balances = 0, {after: 0 for _, after in BALANCES}
-        previous_hash = LEDGER_GENESIS
-        lines = MeterEntry.objects.filter(bank=bank).order_by("seq").iterator(chunk_size=2000)
-        for line in lines:
-            where = f"bank {bank.slug}, line {line.seq} ({line.kind})"
-            if line.seq != previous_seq + 1:
-                first, last = previous_seq + 1, line.seq - 1
-                gone = f"line {first} is" if first == last else f"lines {first} to {last} are"
-                return ChainBreak(line, line.pk, where, f"{gone} missing (deleted) before it")
-            for delta, after in BALANCES:
-                expected = balances[after] + getattr(line, delta)
-                if getattr(line, after) != expected:
-                    reason = (
-                        f"its {after} is {getattr(line, after)}, but the line before and its "
-                        f"own {delta} give {expected} (edited)"
-                    )
-                    return ChainBreak(line, line.pk, where, reason)
-                balances[after] = expected
-            if line.kind == MeterEntry.Kind.CONTRIBUTION:
-                recorded = audits.pop((bank.pk, line.seq), None)
-                if recorded is None:
-                    reason = "no audit entry records this contribution (inserted, or renumbered)"
-                    return ChainBreak(line, line.pk, where, reason)
-                entry_id, data = recorded
-                for key, field in CONTRIBUTION_FIELDS.items():
-                    if data.get(key) != getattr(line, field):
-                        reason = (
-                            f"its {field} is {getattr(line, field)!r} but audit entry #{entry_id} "
-                            f"recorded {data.get(key)!r} (edited)"
-                        )
-                        return ChainBreak(line, line.pk, where, reason)
-            reason = _seal_break(line, keys, previous_hash)
-            if reason is not None:
-                return ChainBreak(line, line.pk, where, reason)
-            previous_seq, previous_hash = line.seq, line.hash
-        if previous_seq != bank.ledger_seq:
-            reason = (
-                f"the bank counts {bank.ledger_seq} lines but its ledger ends at line "
-                f"{previous_seq} (its last lines deleted, or the table truncated)"
-            )
-            return ChainBreak(None, bank.pk, f"bank {bank.slug}", reason)
-        if previous_seq and bank.ledger_hash != previous_hash:
-            reason = (
-                f"the bank's last-line hash is not the hash of its line {previous_seq} (the "
-                "ledger's end was replaced, or the bank row rewritten)"
-            )
-            return ChainBreak(None, bank.pk, f"bank {bank.slug}", reason)
+        broken = _bank_break(bank, audits)
+        if broken is not None:
+            return broken
     if audits:
         (bank_id, seq), (entry_id, _data) = min(audits.items())
         reason = (
