@@ -215,6 +215,8 @@ class RoleGrant(models.Model):
         GRANTED = "granted", _("granted")
         REJECTED = "rejected", _("rejected")
 
+    ALLOWED = {State.REQUESTED: {State.GRANTED, State.REJECTED}}  # casino.transitions
+
     staff = models.ForeignKey(
         Staff, on_delete=models.PROTECT, related_name="role_grants", verbose_name=_("staff member")
     )

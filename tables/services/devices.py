@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from casino.audit import audit
 from casino.models import Staff
 from casino.roles import Role
+from casino.transitions import TransitionRefused, move
 from tables.errors import ConfigurationRefused, IllegalTransition, NotFound
 from tables.models import DeviceBinding, Table
 from tables.services._base import require_role
@@ -43,8 +44,15 @@ def _table(table_id) -> Table:
 
 
 def _revoke(binding: DeviceBinding, *, supervisor: Staff, reason: str) -> None:
-    binding.revoked_at, binding.revoked_by = timezone.now(), supervisor
-    binding.save(update_fields=["revoked_at", "revoked_by"])
+    try:
+        changed = move(
+            binding, DeviceBinding.State.REVOKED, revoked_at=timezone.now(), revoked_by=supervisor
+        )
+    except TransitionRefused:
+        raise IllegalTransition(
+            _("The tablet “%(name)s” was already revoked.") % {"name": binding.name}
+        ) from None
+    binding.save(update_fields=changed)
     audit(
         actor=supervisor,
         code="tables.device.revoked",
@@ -122,10 +130,6 @@ def device_revoke(*, binding_id: int, supervisor: Staff) -> DeviceBinding:
             binding = None
         if binding is None:
             raise NotFound(_("There is no tablet binding #%(id)s.") % {"id": binding_id})
-        if binding.revoked_at is not None:
-            raise IllegalTransition(
-                _("The tablet “%(name)s” was already revoked.") % {"name": binding.name}
-            )
         _revoke(binding, supervisor=supervisor, reason="revoked")
     return binding
 
