@@ -11,11 +11,9 @@ import json
 
 from django.db import connection
 
+from casino.ids import db_id
 from casino.models import Staff
 from tables.models import DealerAssignment, IdempotentWrite, Round, RoundEvent, Table
-
-# An id the database can hold (BigAutoField): a larger one names no round, it is not an error.
-MAX_ID = 2**63 - 1
 
 
 def _json(value):
@@ -71,9 +69,8 @@ def round_locked(round_id, *, at, lock: bool = True) -> Round | None:
     tables.services._base), with `dealing_id`: who deals its table at `at` (None: nobody).
     None when there is no such round. `lock=False`: the same, read without the lock (before
     an approval's PIN is checked)."""
-    if isinstance(round_id, str) and round_id.isascii() and round_id.isdigit():
-        round_id = int(round_id)
-    if isinstance(round_id, bool) or not isinstance(round_id, int) or not 0 < round_id <= MAX_ID:
+    round_id = db_id(round_id)
+    if round_id is None:
         return None
     sql = _locking(_ROUND_LOCKED, of="r") if lock else _ROUND_LOCKED
     at = connection.ops.adapt_datetimefield_value(at)  # as the ORM would send it
