@@ -1,29 +1,11 @@
-"""The meter ledger, verified against itself and against the audit chain (`audit_verify`).
+"""The meter ledger's checks for `audit_verify`: each bank's lines walked as a chain
+(casino.chains), their balances followed line to line and each contribution held against the
+audit entry posting wrote for it; each bank's head held against the audit checkpoints.
 
-Sums alone (the reconciliation) did not see 500 cents moved between two lines, an edited
-`meter_after_cents` or a deleted posted contribution. Here every bank's ledger is walked line
-by line:
-
-- numbers 1, 2, 3... with no gap, up to the bank's `ledger_seq` (a deleted line, a cut-off end);
-- each line's balances after it follow from the line before and its own amounts (meter,
-  reserve, overflow), so an edited amount or balance is named at that line;
-- every contribution line equals the audit entry posting wrote for it in the same transaction
-  (`jackpot.contribution.recorded`: number, round key, wagers, the meter/reserve/overflow
-  split and carries), and every such entry still has its line;
-- every line, whatever its kind, holds its MAC under the key it names (AUDIT_HMAC_KEY or one
-  of AUDIT_HMAC_PREVIOUS_KEYS: casino.audit_keys, a secret outside the database) and links to
-  the line before by its hash, and the bank row's `ledger_hash` is the last line's. So a hit's,
-  a reset's or an adjustment's amount rewritten with every later balance, a tail re-chained
-  without the key, a forged line and a changed id are each named at their line.
-
-The chain alone cannot show its own end cut off when the bank row is rewritten to match (its
-last hits, resets, adjustments or reversals deleted, `ledger_seq` and `ledger_hash` set to the
-new last line: contributions would still be missed by their audit entries, the other kinds
-not). So every audit checkpoint, kept outside the database, also records each bank's head
-(`ledger_heads`: its id and code, last line number and that line's hash), and
-`ledger_heads_find_break` checks that every head any checkpoint recorded is still in the
-ledger, at that number, with that hash. A cut is then caught by any checkpoint written before
-it; only lines written after the last checkpoint can still go unseen.
+Sums alone (the reconciliation) miss an amount moved between lines, an edited balance or a
+deleted contribution; the chain alone misses its own end cut off with the bank row rewritten
+to match, which any checkpoint written before the cut shows. See
+docs/architecture/audit-chain.md.
 """
 
 from django.db.models import Max
