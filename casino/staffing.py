@@ -304,10 +304,11 @@ def _set_active(*, staff_id: int, actor: Staff, active: bool) -> Staff:
     require_independent(approver=actor, asker=staff, action="casino.staff.deactivate")
     with transaction.atomic():
         staff = _staff_for_update(staff_id)
-        if staff.is_active == active:
-            return staff
-        staff.is_active = active
-        staff.save(update_fields=["is_active"])
+        try:
+            changed = move(staff, active, field="is_active")
+        except TransitionRefused:
+            return staff  # already so: nothing to do, nothing to audit
+        staff.save(update_fields=changed)
         audit(
             actor=actor,
             code="casino.staff.reactivated" if active else "casino.staff.deactivated",
