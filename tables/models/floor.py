@@ -251,6 +251,8 @@ class RulesetDeployment(models.Model):
         APPROVED = "approved", _("approved")
         REJECTED = "rejected", _("rejected")
 
+    ALLOWED = {State.REQUESTED: {State.APPROVED, State.REJECTED}}  # casino.transitions
+
     table = models.ForeignKey(
         Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="deployments"
     )
