@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.audit import audit
+from casino.ids import db_id
 from casino.models import Staff
 from casino.roles import Role
 from casino.transitions import TransitionRefused, move
@@ -34,10 +35,8 @@ def token_hash(raw: str) -> str:
 
 
 def _table(table_id) -> Table:
-    try:
-        table = Table.objects.filter(pk=table_id).first()
-    except (ValueError, TypeError):
-        table = None
+    key = db_id(table_id)
+    table = Table.objects.filter(pk=key).first() if key is not None else None
     if table is None:
         raise NotFound(_("There is no table #%(id)s.") % {"id": table_id})
     return table
@@ -119,15 +118,15 @@ def device_revoke(*, binding_id: int, supervisor: Staff) -> DeviceBinding:
     """The tablet no longer opens its table; its credential is worthless from now on."""
     require_role(supervisor, *BINDING_ROLES)
     with transaction.atomic():
-        try:
-            binding = (
-                DeviceBinding.objects.select_for_update(of=("self",), no_key=True)
-                .select_related("table")
-                .filter(pk=binding_id)
-                .first()
-            )
-        except (ValueError, TypeError):
-            binding = None
+        key = db_id(binding_id)
+        binding = (
+            DeviceBinding.objects.select_for_update(of=("self",), no_key=True)
+            .select_related("table")
+            .filter(pk=key)
+            .first()
+            if key is not None
+            else None
+        )
         if binding is None:
             raise NotFound(_("There is no tablet binding #%(id)s.") % {"id": binding_id})
         _revoke(binding, supervisor=supervisor, reason="revoked")
