@@ -34,6 +34,7 @@ from casino.chains import (
     EDITED,
     GENESIS,
     MISSING,
+    REFUSED,
     RELINKED,
     UNKNOWN_KEY,
     canonical,
@@ -374,9 +375,9 @@ def _break_reason(broken) -> str:
         return "its content no longer matches its MAC (edited, renumbered or forged)"
     if broken.kind == RELINKED:
         return "its previous-hash does not match the hash of the entry before it"
-    if broken.reason:
+    if broken.kind == REFUSED:  # differs from a checkpoint
         return broken.reason
-    return (
+    return (  # RENUMBERED
         f"its position {entry.position} is not after the previous entry's "
         f"({previous_position}): inserted or renumbered"
     )
