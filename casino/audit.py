@@ -30,6 +30,17 @@ from django.utils import timezone
 from casino.audit_keys import current_key_id, known_keys, mac
 from casino.audit_records import record_digest
 from casino.bulk import insert_many
+from casino.chains import (
+    EDITED,
+    GENESIS,
+    MISSING,
+    REFUSED,
+    RELINKED,
+    UNKNOWN_KEY,
+    canonical,
+    link_digest,
+    walk,
+)
 from casino.checkpoints import (
     checkpoint_write,
     checkpoint_write_safely,
@@ -42,7 +53,6 @@ from casino.models import AuditEntry
 
 log = logging.getLogger("casino.audit")
 
-GENESIS = "0" * 64
 # Any constant works; it only has to be the same for every holder. Only the sealer (and
 # audit_checkpoint) takes it now: no request waits for it.
 CHAIN_LOCK_KEY = 0x7A9151
@@ -75,10 +85,6 @@ def _content(entry: AuditEntry) -> dict:
     return body
 
 
-def _canonical(body: dict) -> bytes:
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), default=str).encode()
-
-
 def _digest(entry: AuditEntry, key: str | None = None) -> str:
     """The entry's chain MAC under its key (entry.key_id; `key` overrides it): its content,
     position and the previous entry's hash."""
@@ -86,13 +92,12 @@ def _digest(entry: AuditEntry, key: str | None = None) -> str:
         key = known_keys().get(entry.key_id)
         if key is None:
             raise UnknownKey(entry.key_id)
-    body = {**_content(entry), "position": entry.position, "prev_hash": entry.prev_hash}
-    return mac(key, _canonical(body))
+    return link_digest({**_content(entry), "position": entry.position}, entry.prev_hash, key)
 
 
 def _entry_mac(entry: AuditEntry, key: str) -> str:
     """The entry's own MAC, made by its writer: what the sealer checks before sealing it."""
-    return mac(key, _canonical({**_content(entry), "entry": True}))
+    return mac(key, canonical({**_content(entry), "entry": True}))
 
 
 def _entry_mac_holds(entry: AuditEntry, keys: dict) -> bool:
@@ -317,43 +322,28 @@ def find_break() -> ChainBreak | None:
     for checkpoint in checkpoints:
         expected.setdefault(checkpoint.position, checkpoint)
     keys = known_keys()
-    previous = GENESIS
-    previous_id = previous_position = 0
-    sealed = AuditEntry.objects.filter(position__isnull=False).order_by("position")
-    for entry in sealed.iterator(chunk_size=2000):
-        if entry.position <= previous_position:
-            reason = (
-                f"its position {entry.position} is not after the previous entry's "
-                f"({previous_position}): inserted or renumbered"
-            )
-            return ChainBreak(entry, entry.pk, entry.code, reason)
-        if entry.position != previous_position + 1:
-            # Ids may have gaps without tampering (a rolled-back insert burns a sequence
-            # value); positions may not: they are given under the chain's lock.
-            first, last = previous_position + 1, entry.position - 1
-            gone = f"position {first} is" if first == last else f"positions {first} to {last} are"
-            reason = f"{gone} missing (deleted) between entry #{previous_id} and this one"
-            return ChainBreak(entry, entry.pk, entry.code, reason)
-        if entry.key_id not in keys:
-            reason = (
-                f"its key id {entry.key_id!r} is not a known key (forged, or the key is "
-                "missing from AUDIT_HMAC_PREVIOUS_KEYS)"
-            )
-            return ChainBreak(entry, entry.pk, entry.code, reason)
-        if entry.hash != _digest(entry, keys[entry.key_id]):
-            reason = "its content no longer matches its MAC (edited, renumbered or forged)"
-            return ChainBreak(entry, entry.pk, entry.code, reason)
-        if entry.prev_hash != previous:
-            reason = "its previous-hash does not match the hash of the entry before it"
-            return ChainBreak(entry, entry.pk, entry.code, reason)
+
+    def as_checkpointed(entry: AuditEntry) -> str | None:
         checkpoint = expected.get(entry.position)
         if checkpoint is not None and checkpoint.hash != entry.hash:
-            reason = (
+            return (
                 f"it differs from the checkpoint written at {checkpoint.written_at} for position "
                 f"{entry.position}: the log was rewritten at or before this entry"
             )
-            return ChainBreak(entry, entry.pk, entry.code, reason)
-        previous, previous_id, previous_position = entry.hash, entry.pk, entry.position
+        return None
+
+    sealed = AuditEntry.objects.filter(position__isnull=False).order_by("position")
+    walked = walk(
+        sealed.iterator(chunk_size=2000),
+        keys=keys,
+        digest=_digest,
+        number="position",
+        then=as_checkpointed,
+    )
+    if walked.broken is not None:
+        entry = walked.broken.row
+        return ChainBreak(entry, entry.pk, entry.code, _break_reason(walked.broken))
+    previous_position = walked.heads.get(None, (0,))[0]
     if checkpoints:
         furthest = max(checkpoints, key=lambda c: c.position)
         if furthest.position > previous_position:
@@ -366,6 +356,31 @@ def find_break() -> ChainBreak | None:
             )
             return ChainBreak(None, furthest.entry_id or 0, "end of chain", reason)
     return _unsealed_break(keys)
+
+
+def _break_reason(broken) -> str:
+    entry, (previous_position, _hash, previous_id) = broken.row, broken.previous
+    if broken.kind == MISSING:
+        # Ids may have gaps without tampering (a rolled-back insert burns a sequence value);
+        # positions may not: they are given under the chain's lock.
+        first, last = broken.missing
+        gone = f"position {first} is" if first == last else f"positions {first} to {last} are"
+        return f"{gone} missing (deleted) between entry #{previous_id} and this one"
+    if broken.kind == UNKNOWN_KEY:
+        return (
+            f"its key id {entry.key_id!r} is not a known key (forged, or the key is "
+            "missing from AUDIT_HMAC_PREVIOUS_KEYS)"
+        )
+    if broken.kind == EDITED:
+        return "its content no longer matches its MAC (edited, renumbered or forged)"
+    if broken.kind == RELINKED:
+        return "its previous-hash does not match the hash of the entry before it"
+    if broken.kind == REFUSED:  # differs from a checkpoint
+        return broken.reason
+    return (  # RENUMBERED
+        f"its position {entry.position} is not after the previous entry's "
+        f"({previous_position}): inserted or renumbered"
+    )
 
 
 def _unsealed_break(keys: dict) -> ChainBreak | None:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino.audit_words import code_words
+from casino.ids import db_id
 
 
 def subject_words(entry) -> str:
@@ -43,7 +44,7 @@ def name_subjects(entries) -> None:
             model = apps.get_model(subject_type)
         except (LookupError, ValueError):
             continue
-        keys = [int(i) for i in ids if str(i).isdigit()]
+        keys = [key for i in ids if (key := db_id(str(i))) is not None]
         for obj in model._default_manager.filter(pk__in=keys):
             names[(subject_type, str(obj.pk))] = str(obj)
     for entry in entries:
@@ -64,8 +65,8 @@ class PersonFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         value = self.value()
-        if value and value.isascii() and value.isdigit():
-            return queryset.filter(actor_id=int(value))
+        if (actor_id := db_id(value)) is not None:
+            return queryset.filter(actor_id=actor_id)
         return queryset
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from casino.ids import db_id
 from casino.models import AuditEntry
 
 RECORD_DIGESTED = "casino.record.digested"
@@ -129,10 +130,10 @@ def _record_break(label: str, record: SealedRecord):
     # Recorded records that no longer look like records with money (a round's stage
     # rewritten), or are gone.
     left = {subject_id: entry for subject_id, entry in latest.items() if subject_id not in seen}
-    ids = [int(i) for i in left if i.isdigit()]
+    ids = [key for i in left if (key := db_id(i)) is not None]
     rows = record.model._default_manager.only(*record.fields).in_bulk(ids)
     for subject_id, entry in left.items():
-        row = rows.get(int(subject_id)) if subject_id.isdigit() else None
+        row = rows.get(db_id(subject_id))
         if row is None:
             reason = f"{record.name} #{subject_id}, recorded by this entry, is missing: deleted"
             return _break(entry, entry.pk, entry.code, reason)

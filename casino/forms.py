@@ -1,16 +1,12 @@
 """Form fields the whole house shares: an amount in the property's currency, typed as the
 reader's language writes it and kept in integer cents."""
 
-import re
-
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from casino.money import SYMBOLS, property_currency
-
-_SPACES = re.compile(r"[\s\u00a0\u202f']")
+from casino.money import parse_cents, property_currency
 
 
 def _is_french(language: str | None) -> bool:
@@ -23,19 +19,14 @@ def parse_amount(text: str, currency: str, language: str | None = None) -> int:
     decimals at most, thousands grouped by three: "12,345" is refused in French (three
     decimals), read 12 345 in English."""
     decimal, group = (",", ".") if _is_french(language) else (".", ",")
-    cleaned = _SPACES.sub("", str(text))
-    for symbol in {currency, SYMBOLS.get(currency, currency)}:
-        cleaned = cleaned.replace(symbol, "")
-    grouped = rf"\d{{1,3}}(?:{re.escape(group)}\d{{3}})+|\d+"
-    match = re.fullmatch(rf"({grouped})(?:{re.escape(decimal)}(\d{{1,2}}))?", cleaned)
-    if match is None:
+    try:
+        return parse_cents(text, decimals=decimal, groups=group, currency=currency)
+    except ValueError:
         raise ValidationError(
             _("Enter an amount such as %(example)s.")
             % {"example": "5 000,00" if decimal == "," else "5,000.00"},
             code="invalid",
-        )
-    units = int(match.group(1).replace(group, ""))
-    return units * 100 + int((match.group(2) or "0").ljust(2, "0"))
+        ) from None
 
 
 def amount_text(cents: int) -> str:

@@ -1,7 +1,22 @@
-"""Ids drawn before the INSERT, so that a row's own MAC or digest can cover its id (a copy of
-the row under another id then fails it). The one place the project does this."""
+"""Row ids: what a form, an address or a socket may name as one (`db_id`), and ids drawn
+before the INSERT so that a row's own MAC or digest can cover its id (a copy of the row under
+another id then fails it). The one place the project does each."""
 
 from django.db import connection
+
+#: The largest id a row has: the database's BIGINT (BigAutoField).
+MAX_ID = 2**63 - 1
+
+
+def db_id(value: object) -> int | None:
+    """`value` as a row id (an int, or ASCII digits as typed or in an address) when a row can
+    have it, 1 to MAX_ID; None otherwise, so that a huge, negative, foreign or boolean value
+    never reaches the database (where it would be an overflow, not a "not found")."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 19:
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID:
+        return None
+    return value
 
 
 def draw_ids(model, count: int) -> list[int]:

@@ -167,6 +167,9 @@ class Shift(models.Model):
 class Staff(AbstractUser):
     """A person on the floor; roles are groups (see casino.roles.Role)."""
 
+    # `is_active`: deactivated and reactivated by a staff administrator (casino.transitions).
+    ALLOWED = {True: {False}, False: {True}}
+
     employee_number = models.CharField(
         _("employee number"), max_length=16, unique=True, null=True, blank=True
     )
@@ -214,6 +217,8 @@ class RoleGrant(models.Model):
         REQUESTED = "requested", _("requested")
         GRANTED = "granted", _("granted")
         REJECTED = "rejected", _("rejected")
+
+    ALLOWED = {State.REQUESTED: {State.GRANTED, State.REJECTED}}  # casino.transitions
 
     staff = models.ForeignKey(
         Staff, on_delete=models.PROTECT, related_name="role_grants", verbose_name=_("staff member")

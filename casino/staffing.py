@@ -25,6 +25,7 @@ from casino.models import RoleGrant, Staff
 from casino.pin_hashing import pin_check, pin_hash
 from casino.pins import PIN_LENGTHS
 from casino.roles import EXCLUSIVE_ROLES, PRIVILEGED_ROLES, Role, require_role
+from casino.transitions import TransitionRefused, move
 
 
 def ensure_role_groups() -> dict[str, Group]:
@@ -170,10 +171,22 @@ def _open_grant(staff: Staff, role: str, *, actor: Staff, reason: str) -> RoleGr
     return grant
 
 
-def _apply_grant(grant: RoleGrant, *, by: Staff | None, at) -> None:
-    grant.state = RoleGrant.State.GRANTED
-    grant.decided_by, grant.decided_at = by, at
-    grant.save(update_fields=["state", "decided_by", "decided_at"])
+def _decide(grant: RoleGrant, to: str, *, by: Staff | None, at, verb: str) -> list[str]:
+    try:
+        return move(grant, to, decided_by=by, decided_at=at)
+    except TransitionRefused:
+        raise IllegalTransition(
+            _("Role grant #%(id)s is %(state)s: it cannot be %(verb)s.")
+            % {"id": grant.pk, "state": grant.get_state_display(), "verb": verb},
+            code="grant_closed",
+        ) from None
+
+
+def _apply_grant(grant: RoleGrant, *, by: Staff | None, at, changed: list | None = None) -> None:
+    """Give the role; `changed`: the grant already moved to granted (an approval)."""
+    if changed is None:
+        changed = _decide(grant, RoleGrant.State.GRANTED, by=by, at=at, verb=_("approved"))
+    grant.save(update_fields=changed)
     _give(grant.staff, grant.role)
     audit(
         actor=by,
@@ -221,17 +234,8 @@ def _grant_probe(grant_id) -> RoleGrant:
     return grant
 
 
-def _grant_for_update(grant_id, *, verb: str) -> RoleGrant:
-    grant = (
-        RoleGrant.objects.select_for_update(no_key=True).select_related("staff").get(pk=grant_id)
-    )
-    if grant.state != RoleGrant.State.REQUESTED:
-        raise IllegalTransition(
-            _("Role grant #%(id)s is %(state)s: it cannot be %(verb)s.")
-            % {"id": grant.pk, "state": grant.get_state_display(), "verb": verb},
-            code="grant_closed",
-        )
-    return grant
+def _grant_for_update(grant_id) -> RoleGrant:
+    return RoleGrant.objects.select_for_update(no_key=True).select_related("staff").get(pk=grant_id)
 
 
 def role_grant_approve(*, grant_id: int, approver: Staff) -> RoleGrant:
@@ -242,9 +246,12 @@ def role_grant_approve(*, grant_id: int, approver: Staff) -> RoleGrant:
         require_independent(approver=approver, asker=asker, action="casino.role.grant")
     with transaction.atomic():
         _staff_for_update(probe.staff_id)  # staff first, then the grant: one lock order
-        grant = _grant_for_update(grant_id, verb=_("approved"))
+        grant = _grant_for_update(grant_id)
+        changed = _decide(
+            grant, RoleGrant.State.GRANTED, by=approver, at=timezone.now(), verb=_("approved")
+        )
         check_role_mix(_held(grant.staff) | {grant.role})
-        _apply_grant(grant, by=approver, at=timezone.now())
+        _apply_grant(grant, by=approver, at=grant.decided_at, changed=changed)
     return grant
 
 
@@ -254,10 +261,11 @@ def role_grant_reject(*, grant_id: int, actor: Staff, reason: str = "") -> RoleG
     probe = _grant_probe(grant_id)
     with transaction.atomic():
         _staff_for_update(probe.staff_id)
-        grant = _grant_for_update(grant_id, verb=_("rejected"))
-        grant.state = RoleGrant.State.REJECTED
-        grant.decided_by, grant.decided_at = actor, timezone.now()
-        grant.save(update_fields=["state", "decided_by", "decided_at"])
+        grant = _grant_for_update(grant_id)
+        changed = _decide(
+            grant, RoleGrant.State.REJECTED, by=actor, at=timezone.now(), verb=_("rejected")
+        )
+        grant.save(update_fields=changed)
         audit(
             actor=actor,
             code="casino.role.grant_rejected",
@@ -296,10 +304,11 @@ def _set_active(*, staff_id: int, actor: Staff, active: bool) -> Staff:
     require_independent(approver=actor, asker=staff, action="casino.staff.deactivate")
     with transaction.atomic():
         staff = _staff_for_update(staff_id)
-        if staff.is_active == active:
-            return staff
-        staff.is_active = active
-        staff.save(update_fields=["is_active"])
+        try:
+            changed = move(staff, active, field="is_active")
+        except TransitionRefused:
+            return staff  # already so: nothing to do, nothing to audit
+        staff.save(update_fields=changed)
         audit(
             actor=actor,
             code="casino.staff.reactivated" if active else "casino.staff.deactivated",

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from casino.access import public, role_required, wants_json
 from casino.errors import CasinoError
+from casino.ids import db_id
 from casino.middleware import SUPPORTED, signed_out_notice
 from casino.models import Staff
 from casino.pins import pin_login, staff_pin_unlock
@@ -165,7 +166,7 @@ def locked_pins_view(request):
     if request.method == "POST":
         try:
             staff = staff_pin_unlock(
-                staff_id=int(request.POST.get("staff_id", "0") or 0), supervisor=request.user
+                staff_id=db_id(request.POST.get("staff_id", "")) or 0, supervisor=request.user
             )
         except (CasinoError, ValueError) as exc:
             messages.error(request, getattr(exc, "message", str(exc)))

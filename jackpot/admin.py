@@ -17,6 +17,7 @@ from django.utils.translation import ngettext_lazy
 from casino.admin import ShiftFilter, shift_label
 from casino.admin_audit import money_column, AuditedModelAdmin, ReadOnlyAdminMixin
 from casino.errors import CasinoError
+from casino.ids import db_id
 from casino.money import money
 from casino.roles import Role, has_role
 from jackpot import services
@@ -405,7 +406,8 @@ class ParameterChangeForm(ParametersFormMixin, forms.ModelForm):
         self._parameter_fields(required=True)
         banks = Bank.objects.order_by("pk")
         chosen = self.data.get("bank") or self.initial.get("bank")
-        bank = banks.filter(pk=chosen).first() if str(chosen or "").isdigit() else None
+        key = db_id(str(chosen or ""))
+        bank = banks.filter(pk=key).first() if key is not None else None
         if bank is None and not self.is_bound and banks.count() == 1:
             bank = banks.first()  # the casino's one bank: no need to pick it
             self.initial["bank"] = bank.pk

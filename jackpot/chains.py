@@ -1,29 +1,11 @@
-"""The meter ledger, verified against itself and against the audit chain (`audit_verify`).
+"""The meter ledger's checks for `audit_verify`: each bank's lines walked as a chain
+(casino.chains), their balances followed line to line and each contribution held against the
+audit entry posting wrote for it; each bank's head held against the audit checkpoints.
 
-Sums alone (the reconciliation) did not see 500 cents moved between two lines, an edited
-`meter_after_cents` or a deleted posted contribution. Here every bank's ledger is walked line
-by line:
-
-- numbers 1, 2, 3... with no gap, up to the bank's `ledger_seq` (a deleted line, a cut-off end);
-- each line's balances after it follow from the line before and its own amounts (meter,
-  reserve, overflow), so an edited amount or balance is named at that line;
-- every contribution line equals the audit entry posting wrote for it in the same transaction
-  (`jackpot.contribution.recorded`: number, round key, wagers, the meter/reserve/overflow
-  split and carries), and every such entry still has its line;
-- every line, whatever its kind, holds its MAC under the key it names (AUDIT_HMAC_KEY or one
-  of AUDIT_HMAC_PREVIOUS_KEYS: casino.audit_keys, a secret outside the database) and links to
-  the line before by its hash, and the bank row's `ledger_hash` is the last line's. So a hit's,
-  a reset's or an adjustment's amount rewritten with every later balance, a tail re-chained
-  without the key, a forged line and a changed id are each named at their line.
-
-The chain alone cannot show its own end cut off when the bank row is rewritten to match (its
-last hits, resets, adjustments or reversals deleted, `ledger_seq` and `ledger_hash` set to the
-new last line: contributions would still be missed by their audit entries, the other kinds
-not). So every audit checkpoint, kept outside the database, also records each bank's head
-(`ledger_heads`: its id and code, last line number and that line's hash), and
-`ledger_heads_find_break` checks that every head any checkpoint recorded is still in the
-ledger, at that number, with that hash. A cut is then caught by any checkpoint written before
-it; only lines written after the last checkpoint can still go unseen.
+Sums alone (the reconciliation) miss an amount moved between lines, an edited balance or a
+deleted contribution; the chain alone misses its own end cut off with the bank row rewritten
+to match, which any checkpoint written before the cut shows. See
+docs/architecture/audit-chain.md.
 """
 
 from django.db.models import Max
@@ -31,6 +13,7 @@ from django.db.models import Max
 from casino.audit import ChainBreak, register_chain
 from casino.audit_keys import known_keys
 from casino.audit_records import register_record
+from casino.chains import EDITED, REFUSED, RELINKED, UNKNOWN_KEY, walk
 from casino.checkpoints import Checkpoint, register_heads
 from casino.models import AuditEntry
 from jackpot.models import LEDGER_GENESIS, Bank, Hit, MeterEntry, meter_entry_digest
@@ -62,71 +45,86 @@ def _contribution_audits() -> dict[tuple[int, int], tuple[int, dict]]:
     return found
 
 
-def _seal_break(line: MeterEntry, keys: dict[str, str], previous_hash: str) -> str | None:
-    """Why the line's own seal does not hold (None: it holds)."""
-    if line.key_id not in keys:
-        return (
-            f"its key id {line.key_id!r} is not a known key (forged, unsealed, or the key is "
-            "missing from AUDIT_HMAC_PREVIOUS_KEYS)"
+_SEAL_BREAKS = {
+    UNKNOWN_KEY: (
+        "its key id {key_id!r} is not a known key (forged, unsealed, or the key is missing "
+        "from AUDIT_HMAC_PREVIOUS_KEYS)"
+    ),
+    EDITED: "its content no longer matches its MAC (edited, renumbered, re-chained or forged)",
+    RELINKED: "its previous-hash does not match the hash of the line before it",
+}
+
+
+def _bank_break(bank: Bank, audits: dict) -> ChainBreak | None:
+    """The first line of the bank's ledger that does not hold, or its end that does not match
+    the bank row. Contribution lines found are taken out of `audits`."""
+    balances = {after: 0 for _, after in BALANCES}
+
+    def follows(line: MeterEntry) -> str | None:
+        """Its balances follow from the line before, and a contribution is as audited."""
+        for delta, after in BALANCES:
+            expected = balances[after] + getattr(line, delta)
+            if getattr(line, after) != expected:
+                return (
+                    f"its {after} is {getattr(line, after)}, but the line before and its "
+                    f"own {delta} give {expected} (edited)"
+                )
+            balances[after] = expected
+        if line.kind == MeterEntry.Kind.CONTRIBUTION:
+            recorded = audits.pop((bank.pk, line.seq), None)
+            if recorded is None:
+                return "no audit entry records this contribution (inserted, or renumbered)"
+            entry_id, data = recorded
+            for key, field in CONTRIBUTION_FIELDS.items():
+                if data.get(key) != getattr(line, field):
+                    return (
+                        f"its {field} is {getattr(line, field)!r} but audit entry #{entry_id} "
+                        f"recorded {data.get(key)!r} (edited)"
+                    )
+        return None
+
+    walked = walk(
+        MeterEntry.objects.filter(bank=bank).order_by("seq").iterator(chunk_size=2000),
+        keys=known_keys(),
+        digest=meter_entry_digest,
+        number="seq",
+        check=follows,
+    )
+    broken = walked.broken
+    if broken is not None:
+        line = broken.row
+        where = f"bank {bank.slug}, line {line.seq} ({line.kind})"
+        if broken.kind in _SEAL_BREAKS:
+            reason = _SEAL_BREAKS[broken.kind].format(key_id=line.key_id)
+        elif broken.kind == REFUSED:
+            reason = broken.reason
+        else:
+            first, last = broken.missing
+            gone = f"line {first} is" if first == last else f"lines {first} to {last} are"
+            reason = f"{gone} missing (deleted) before it"
+        return ChainBreak(line, line.pk, where, reason)
+    previous_seq, previous_hash, _id = walked.heads.get(None, (0, LEDGER_GENESIS, 0))
+    if previous_seq != bank.ledger_seq:
+        reason = (
+            f"the bank counts {bank.ledger_seq} lines but its ledger ends at line "
+            f"{previous_seq} (its last lines deleted, or the table truncated)"
         )
-    if line.hash != meter_entry_digest(line, keys[line.key_id]):
-        return "its content no longer matches its MAC (edited, renumbered, re-chained or forged)"
-    if line.prev_hash != previous_hash:
-        return "its previous-hash does not match the hash of the line before it"
+        return ChainBreak(None, bank.pk, f"bank {bank.slug}", reason)
+    if previous_seq and bank.ledger_hash != previous_hash:
+        reason = (
+            f"the bank's last-line hash is not the hash of its line {previous_seq} (the "
+            "ledger's end was replaced, or the bank row rewritten)"
+        )
+        return ChainBreak(None, bank.pk, f"bank {bank.slug}", reason)
     return None
 
 
 def ledger_find_break() -> ChainBreak | None:
     audits = _contribution_audits()
-    keys = known_keys()
     for bank in Bank.objects.order_by("pk"):
-        previous_seq, balances = 0, {after: 0 for _, after in BALANCES}
-        previous_hash = LEDGER_GENESIS
-        lines = MeterEntry.objects.filter(bank=bank).order_by("seq").iterator(chunk_size=2000)
-        for line in lines:
-            where = f"bank {bank.slug}, line {line.seq} ({line.kind})"
-            if line.seq != previous_seq + 1:
-                first, last = previous_seq + 1, line.seq - 1
-                gone = f"line {first} is" if first == last else f"lines {first} to {last} are"
-                return ChainBreak(line, line.pk, where, f"{gone} missing (deleted) before it")
-            for delta, after in BALANCES:
-                expected = balances[after] + getattr(line, delta)
-                if getattr(line, after) != expected:
-                    reason = (
-                        f"its {after} is {getattr(line, after)}, but the line before and its "
-                        f"own {delta} give {expected} (edited)"
-                    )
-                    return ChainBreak(line, line.pk, where, reason)
-                balances[after] = expected
-            if line.kind == MeterEntry.Kind.CONTRIBUTION:
-                recorded = audits.pop((bank.pk, line.seq), None)
-                if recorded is None:
-                    reason = "no audit entry records this contribution (inserted, or renumbered)"
-                    return ChainBreak(line, line.pk, where, reason)
-                entry_id, data = recorded
-                for key, field in CONTRIBUTION_FIELDS.items():
-                    if data.get(key) != getattr(line, field):
-                        reason = (
-                            f"its {field} is {getattr(line, field)!r} but audit entry #{entry_id} "
-                            f"recorded {data.get(key)!r} (edited)"
-                        )
-                        return ChainBreak(line, line.pk, where, reason)
-            reason = _seal_break(line, keys, previous_hash)
-            if reason is not None:
-                return ChainBreak(line, line.pk, where, reason)
-            previous_seq, previous_hash = line.seq, line.hash
-        if previous_seq != bank.ledger_seq:
-            reason = (
-                f"the bank counts {bank.ledger_seq} lines but its ledger ends at line "
-                f"{previous_seq} (its last lines deleted, or the table truncated)"
-            )
-            return ChainBreak(None, bank.pk, f"bank {bank.slug}", reason)
-        if previous_seq and bank.ledger_hash != previous_hash:
-            reason = (
-                f"the bank's last-line hash is not the hash of its line {previous_seq} (the "
-                "ledger's end was replaced, or the bank row rewritten)"
-            )
-            return ChainBreak(None, bank.pk, f"bank {bank.slug}", reason)
+        broken = _bank_break(bank, audits)
+        if broken is not None:
+            return broken
     if audits:
         (bank_id, seq), (entry_id, _data) = min(audits.items())
         reason = (

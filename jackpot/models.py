@@ -6,7 +6,6 @@ task recomputes them from the ledger and raises an alert on any difference.
 """
 
 import datetime as dt
-import json
 
 from django.conf import settings
 from django.db import models
@@ -14,10 +13,8 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
-from casino.audit import GENESIS
-from casino.audit_keys import mac
+from casino.chains import GENESIS, link_digest
 from casino.money import money
-from jackpot.errors import HitIllegalTransition
 
 PPM = 1_000_000  # rates are parts per million: 250_000 ppm = 25 %
 
@@ -68,6 +65,8 @@ class Bank(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", _("open")
         CLOSED = "closed", _("closed")
+
+    ALLOWED = {Status.CLOSED: {Status.OPEN}, Status.OPEN: {Status.CLOSED}}  # casino.transitions
 
     slug = models.SlugField(_("code"), unique=True)
     name = models.CharField(_("name (French)"), max_length=120)
@@ -281,9 +280,8 @@ def meter_entry_digest(entry, key: str) -> str:
     """The line's MAC under `key`: HMAC-SHA256 of its canonical content (id, number, key id
     and the previous line's hash included). Also used by migration 0006 on historical rows."""
     body = {name: _plain(getattr(entry, name)) for name in CHAINED_FIELDS}
-    body.update(id=entry.pk, key_id=entry.key_id, prev_hash=entry.prev_hash)
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
-    return mac(key, canonical.encode())
+    body.update(id=entry.pk, key_id=entry.key_id)
+    return link_digest(body, entry.prev_hash, key)
 
 
 LEDGER_GENESIS = GENESIS  # the "previous hash" of a bank's first line
@@ -428,7 +426,7 @@ class Hit(models.Model):
         VERIFIED = "verified", _("verified")
         PAID = "paid", _("paid")
 
-    ALLOWED = {State.PENDING: {State.VERIFIED}, State.VERIFIED: {State.PAID}}
+    ALLOWED = {State.PENDING: {State.VERIFIED}, State.VERIFIED: {State.PAID}}  # casino.transitions
 
     bank = models.ForeignKey(
         Bank, verbose_name=_("bank"), on_delete=models.PROTECT, related_name="hits"
@@ -499,18 +497,6 @@ class Hit(models.Model):
             "order": self.order,
             "amount": money(self.amount_cents),
         }
-
-    def transition(self, *, to: str) -> None:
-        if to not in self.ALLOWED.get(self.state, set()):
-            raise HitIllegalTransition(
-                _("hit #%(order)s is %(state)s: it cannot become %(to)s")
-                % {
-                    "order": self.order,
-                    "state": self.get_state_display(),
-                    "to": Hit.State(to).label,
-                }
-            )
-        self.state = to
 
 
 class ParameterChange(models.Model):

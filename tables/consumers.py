@@ -11,6 +11,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from casino import live
+from casino.ids import db_id
 from casino.roles import Role
 from jackpot.feed import LANGUAGES, feed_group, localize, meter_message
 from jackpot.models import Bank
@@ -49,7 +50,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         staff = await live.staff_or_none(self.scope, *WATCHERS)
         if staff is None:
             return await self.close(code=live.CLOSE_REFUSED)
-        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.table_id = db_id(self.scope["url_route"]["kwargs"]["table_id"])
+        if self.table_id is None:  # <int:...> takes any length of digits
+            return await self.close(code=CLOSE_NO_TABLE)
         opening = await database_sync_to_async(selectors.table_watch)(staff, self.table_id)
         if opening is None:
             return await self.close(code=CLOSE_NO_TABLE)

@@ -12,14 +12,13 @@ that post it), so the same checks apply to it.
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from casino.money import SYMBOLS, money
+from casino.money import money, parse_cents
 from tables import forms_math
 from tables.engine_text import engine_message, rules_path
 from tables.models import Paytable
@@ -27,35 +26,12 @@ from tables.rules.paytables import CATEGORIES, Cents, Odds, Percent, TableKind, 
 
 #: Best hand first, as a paytable is read.
 ROWS = tuple(reversed(CATEGORIES))
-_SPACES = re.compile(r"[\s\u00a0\u202f'’]")
 
 
 def parse_money(text: str) -> int:
     """An amount as people write it in French or English (`1 000,50 €`, `€1,000.50`, `12`)
     in integer cents; ValueError when it is not one."""
-    cleaned = text.strip()
-    for symbol in sorted({*SYMBOLS.values(), *SYMBOLS}, key=len, reverse=True):
-        cleaned = cleaned.replace(symbol, "")
-    cleaned = _SPACES.sub("", cleaned)
-    if not cleaned or cleaned.startswith("-"):
-        raise ValueError(text)
-    units, fraction = cleaned, ""
-    if "," in cleaned and "." in cleaned:
-        decimal = "," if cleaned.rfind(",") > cleaned.rfind(".") else "."
-        thousands = "." if decimal == "," else ","
-        units, _sep, fraction = cleaned.replace(thousands, "").rpartition(decimal)
-    elif "," in cleaned or "." in cleaned:
-        separator = "," if "," in cleaned else "."
-        parts = cleaned.split(separator)
-        if len(parts) == 2 and 1 <= len(parts[1]) <= 2:
-            units, fraction = parts
-        elif all(len(p) == 3 for p in parts[1:]) and parts[0]:
-            units = "".join(parts)  # thousands separators only
-        else:
-            raise ValueError(text)
-    if not units.isdigit() or (fraction and not fraction.isdigit()) or len(fraction) > 2:
-        raise ValueError(text)
-    return int(units) * 100 + int(fraction.ljust(2, "0") or "0")
+    return parse_cents(text, groups=",.")
 
 
 def _percent_text(value: Decimal) -> str:

@@ -7,6 +7,7 @@ from fractions import Fraction
 from django.db.models import Prefetch
 from django.utils import timezone
 
+from casino.ids import db_id
 from casino.models import Staff
 from tables.models import BaseGameSheet, DealerAssignment, RuleSet, Table
 
@@ -127,10 +128,8 @@ def _table_json(table: Table) -> dict:
 
 def table_detail(table_id) -> dict | None:
     """`GET /api/tables/<id>/`, or None when there is no such table."""
-    try:
-        table = _api_tables().filter(pk=table_id).first()
-    except (ValueError, TypeError):
-        return None
+    table_id = db_id(table_id)
+    table = _api_tables().filter(pk=table_id).first() if table_id is not None else None
     return None if table is None else _table_json(table)
 
 
@@ -147,10 +146,10 @@ def tables_for(staff) -> list[dict]:
 def round_for_api(round_id):
     from tables.models import Round
 
-    try:
-        return Round.objects.select_related("dealer", "table").filter(pk=round_id).first()
-    except (ValueError, TypeError):
+    round_id = db_id(round_id)
+    if round_id is None:
         return None
+    return Round.objects.select_related("dealer", "table").filter(pk=round_id).first()
 
 
 def table_recall(table_id, *, limit: int = 10) -> list[dict]:

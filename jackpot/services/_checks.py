@@ -7,6 +7,7 @@ would be a TypeError, a DataError or an overflow halfway through a hit).
 
 from django.utils.translation import gettext_lazy as _
 
+from casino.ids import db_id
 from casino.money import MAX_CENTS  # noqa: F401 - the jackpot's services import it from here
 from jackpot.errors import JackpotError
 
@@ -15,8 +16,6 @@ from jackpot.errors import JackpotError
 #: back); tests/jackpot/test_bad_input_limits.py holds it equal to the engine's seat count.
 MAX_SEATS = 7
 MAX_WAGERS_PER_ROUND = MAX_SEATS
-#: A row id, as the database stores it (BigAutoField).
-_MAX_ID = 2**63 - 1
 
 
 def is_whole(value: object) -> bool:
@@ -24,7 +23,7 @@ def is_whole(value: object) -> bool:
 
 
 def bank_id_checked(bank_id: object) -> int:
-    if not is_whole(bank_id) or not 1 <= bank_id <= _MAX_ID:
+    if not is_whole(bank_id) or db_id(bank_id) is None:
         raise JackpotError(
             _("there is no progressive bank #%(id)s") % {"id": shown(bank_id)},
             code="bank_not_found",

@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit
 from casino.roles import Role, require_role
+from casino.transitions import TransitionRefused, move
 from jackpot import feed
 from jackpot.errors import BankStatusUnchanged, InvalidParameters
 from jackpot.models import Bank, MeterEntry
@@ -61,14 +62,14 @@ def _set_status(*, bank_id: int, actor, to: str, reason: str) -> Bank:
     require_role(actor, Role.SUPERVISOR, Role.MANAGER)
     with transaction.atomic():
         bank = bank_lock_and_post(bank_id)
-        if bank.status == to:
+        try:
+            changed = move(bank, to, field="status", status_reason=(reason or "").strip()[:120])
+        except TransitionRefused:
             raise BankStatusUnchanged(
                 _("%(bank)s is already %(status)s")
                 % {"bank": bank.name, "status": Bank.Status(to).label}
-            )
-        bank.status = to
-        bank.status_reason = (reason or "").strip()[:120]
-        bank.save(update_fields=["status", "status_reason"])
+            ) from None
+        bank.save(update_fields=changed)
         applied = None
         if to == Bank.Status.CLOSED:
             # The link is out of operation: a change waiting for a hit may apply now.

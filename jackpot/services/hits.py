@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from casino.audit import audit, audit_or_batch
 from casino.live import after_commit
 from casino.roles import Role, require_role
+from casino.transitions import TransitionRefused, move
 from jackpot import events, feed
 from jackpot.errors import (
     BankClosed,
@@ -208,14 +209,16 @@ def hit_verify(*, hit_id: int, supervisor) -> Hit:
         )
     with transaction.atomic():
         hit = _hit_for_update(hit_id)
-        if hit.state != Hit.State.PENDING:
+        try:
+            changed = move(
+                hit, Hit.State.VERIFIED, verified_by=supervisor, verified_at=timezone.now()
+            )
+        except TransitionRefused:
             raise HitAlreadyVerified(
                 _("hit #%(order)s is already %(state)s: nothing to verify")
                 % {"order": hit.order, "state": hit.get_state_display()}
-            )
-        hit.transition(to=Hit.State.VERIFIED)
-        hit.verified_by, hit.verified_at = supervisor, timezone.now()
-        hit.save(update_fields=["state", "verified_by", "verified_at"])
+            ) from None
+        hit.save(update_fields=changed)
         audit(
             actor=supervisor,
             code="jackpot.hit.verified",
@@ -231,15 +234,17 @@ def hit_pay(*, hit_id: int, supervisor) -> Hit:
     require_role(supervisor, Role.SUPERVISOR)
     with transaction.atomic():
         hit = _hit_for_update(hit_id)
-        if hit.state == Hit.State.PENDING:
-            raise HitNotVerified(
-                _("hit #%(order)s must be verified before it is paid") % {"order": hit.order}
-            )
-        if hit.state == Hit.State.PAID:
-            raise HitAlreadyPaid(_("hit #%(order)s is already paid") % {"order": hit.order})
-        hit.transition(to=Hit.State.PAID)
-        hit.paid_by, hit.paid_at = supervisor, timezone.now()
-        hit.save(update_fields=["state", "paid_by", "paid_at"])
+        try:
+            changed = move(hit, Hit.State.PAID, paid_by=supervisor, paid_at=timezone.now())
+        except TransitionRefused as refused:
+            if refused.was == Hit.State.PENDING:
+                raise HitNotVerified(
+                    _("hit #%(order)s must be verified before it is paid") % {"order": hit.order}
+                ) from None
+            raise HitAlreadyPaid(
+                _("hit #%(order)s is already paid") % {"order": hit.order}
+            ) from None
+        hit.save(update_fields=changed)
         audit(
             actor=supervisor,
             code="jackpot.hit.paid",

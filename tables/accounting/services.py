@@ -26,6 +26,7 @@ from casino.models import Shift, Staff
 from casino.money import MAX_CENTS, money
 from casino.pins import pin_verify
 from casino.roles import Role
+from casino.transitions import TransitionRefused, move
 from tables.accounting import events
 from tables.accounting.errors import AccountingRefused
 from tables.accounting.models import ChipDenomination, ChipSlip, Drop, Inventory, SlipSeries
@@ -226,8 +227,10 @@ def slip_request(*, kind: str, table_id: int, counts: dict, requested_by: Staff)
     return slip
 
 
-def _transition(slip: ChipSlip, to: str) -> None:
-    if to not in ChipSlip.ALLOWED.get(slip.state, set()):
+def _move(slip: ChipSlip, to: str, **stamps) -> list[str]:
+    try:
+        return move(slip, to, **stamps)
+    except TransitionRefused:
         raise AccountingRefused(
             _("Slip %(slip)s is %(state)s: it cannot be %(to)s.")
             % {
@@ -236,8 +239,7 @@ def _transition(slip: ChipSlip, to: str) -> None:
                 "to": ChipSlip.State(to).label,
             },
             code="illegal_transition",
-        )
-    slip.state = to
+        ) from None
 
 
 def slip_approve(*, slip_id: int, actor: Staff, supervisor_pin: dict) -> ChipSlip:
@@ -253,9 +255,10 @@ def slip_approve(*, slip_id: int, actor: Staff, supervisor_pin: dict) -> ChipSli
         )
     with transaction.atomic():
         slip = get_locked(ChipSlip, slip_id)
-        _transition(slip, ChipSlip.State.APPROVED)
-        slip.approved_by, slip.approved_at = supervisor, timezone.now()
-        slip.save(update_fields=["state", "approved_by", "approved_at"])
+        changed = _move(
+            slip, ChipSlip.State.APPROVED, approved_by=supervisor, approved_at=timezone.now()
+        )
+        slip.save(update_fields=changed)
         audit(
             actor=supervisor,
             code=f"accounting.{slip.kind}.approved",
@@ -276,9 +279,14 @@ def slip_void(*, slip_id: int, voided_by: Staff, reason: str) -> ChipSlip:
     with transaction.atomic():
         slip = get_locked(ChipSlip, slip_id)
         was = slip.state
-        _transition(slip, ChipSlip.State.VOID)
-        slip.voided_by, slip.voided_at, slip.void_reason = voided_by, timezone.now(), reason[:200]
-        slip.save(update_fields=["state", "voided_by", "voided_at", "void_reason"])
+        changed = _move(
+            slip,
+            ChipSlip.State.VOID,
+            voided_by=voided_by,
+            voided_at=timezone.now(),
+            void_reason=reason[:200],
+        )
+        slip.save(update_fields=changed)
         audit(
             actor=voided_by,
             code=f"accounting.{slip.kind}.voided",

@@ -20,7 +20,9 @@ from casino.access import role_required
 from casino.checkpoints import shift_checkpoint
 from casino.clock import current_property
 from casino.errors import CasinoError
+from casino.ids import db_id
 from casino.models import Shift
+from casino.money import parse_cents
 from casino.roles import Role, has_role
 from tables.accounting import services
 from tables.accounting.chart import hour_chart, trend_chart
@@ -262,7 +264,7 @@ def _counts_from(post) -> dict:
 
 def _table_id(post) -> int:
     """The table chosen in the form: an id, or a refusal (never int()'s ValueError, a 500)."""
-    number = services.whole_number(post.get("table", ""))
+    number = db_id(post.get("table", "").strip())
     if number is None:
         raise services.AccountingRefused(_("Choose a table from the list."), code="bad_table")
     return number
@@ -270,12 +272,12 @@ def _table_id(post) -> int:
 
 def _cents(value: str) -> int:
     """An amount typed as "1234,50" or "1234.50" (currency units), in cents."""
-    text = (value or "").strip().replace("\u202f", "").replace(" ", "").replace(",", ".")
-    units, _sep, rest = text.partition(".")
-    whole = services.whole_number(units)
-    if whole is None or (rest and (services.whole_number(rest) is None or len(rest) > 2)):
-        raise services.AccountingRefused(_("Type an amount such as 1234.50."), code="bad_amount")
-    return whole * 100 + int((rest or "0").ljust(2, "0"))
+    try:
+        return parse_cents(value or "")
+    except ValueError:
+        raise services.AccountingRefused(
+            _("Type an amount such as 1234.50."), code="bad_amount"
+        ) from None
 
 
 def _back(request):

@@ -16,6 +16,12 @@ from tables.models.floor import Table
 class DeviceBinding(models.Model):
     """A tablet that opens only `table`, from `bound_at` until `revoked_at`."""
 
+    class State(models.TextChoices):  # kept as `revoked_at` (see `state`)
+        ACTIVE = "active", _("active")
+        REVOKED = "revoked", _("revoked")
+
+    ALLOWED = {State.ACTIVE: {State.REVOKED}}  # casino.transitions
+
     table = models.ForeignKey(
         Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="device_bindings"
     )
@@ -63,3 +69,7 @@ class DeviceBinding(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+    @property
+    def state(self) -> str:
+        return self.State.ACTIVE if self.revoked_at is None else self.State.REVOKED

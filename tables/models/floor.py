@@ -36,6 +36,8 @@ class Table(models.Model):
         OPEN = "open", pgettext_lazy("table", "open")
         CLOSED = "closed", pgettext_lazy("table", "closed")
 
+    ALLOWED = {Status.CLOSED: {Status.OPEN}, Status.OPEN: {Status.CLOSED}}  # casino.transitions
+
     name = models.CharField(_("name"), max_length=60, unique=True)
     pit = models.ForeignKey(
         "casino.Pit", verbose_name=_("pit"), on_delete=models.PROTECT, related_name="tables"
@@ -248,6 +250,8 @@ class RulesetDeployment(models.Model):
         REQUESTED = "requested", _("waiting for a second manager")
         APPROVED = "approved", _("approved")
         REJECTED = "rejected", _("rejected")
+
+    ALLOWED = {State.REQUESTED: {State.APPROVED, State.REJECTED}}  # casino.transitions
 
     table = models.ForeignKey(
         Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="deployments"

@@ -7,15 +7,14 @@ are written once, per seat and bet, in integer cents; a correction adds compensa
 it never edits one.
 """
 
-import json
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from casino.audit import GENESIS, ChainBreak, register_chain
-from casino.audit_keys import current_key_id, known_keys, mac
+from casino.audit import ChainBreak, register_chain
+from casino.audit_keys import current_key_id, known_keys
+from casino.chains import EDITED, GENESIS, RELINKED, UNKNOWN_KEY, link_digest, walk
 from tables.errors import AppendOnly
 
 
@@ -393,44 +392,44 @@ def round_event_digest(event: RoundEvent, key: str) -> str:
         "actor": event.actor_id,
         "supervisor": event.supervisor_id,
         "at": event.at.isoformat(),
-        "prev_hash": event.prev_hash,
         "key_id": event.key_id,
     }
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
-    return mac(key, canonical.encode())
+    return link_digest(body, event.prev_hash, key)
+
+
+_EVENT_BREAKS = {
+    UNKNOWN_KEY: "its key id {key_id!r} is not a known key (forged or unsealed)",
+    EDITED: "its content no longer matches its MAC (edited or forged)",
+    RELINKED: "its previous-hash does not match the hash of the event before it",
+}
 
 
 def round_events_find_break() -> ChainBreak | None:
     """The first round event that does not hold (MAC, link, a missing number) or the first
     round whose events stop short of its count (the round row's `seq`)."""
-    keys = known_keys()
     counts = dict(Round.objects.values_list("pk", "seq"))
-    seen: dict[int, int] = {}
-    previous = (None, 0, GENESIS)  # round, seq, hash
-    events = RoundEvent.objects.order_by("round_id", "seq").iterator(chunk_size=2000)
-    for event in events:
+    walked = walk(
+        RoundEvent.objects.order_by("round_id", "seq").iterator(chunk_size=2000),
+        keys=known_keys(),
+        digest=round_event_digest,
+        number="seq",
+        chain=lambda event: event.round_id,
+    )
+    if walked.broken is not None:
+        event = walked.broken.row
         where = f"round {event.round_id}, event {event.seq}"
-        if event.round_id != previous[0]:
-            previous = (event.round_id, 0, GENESIS)
-        if event.seq != previous[1] + 1:
-            first, last = previous[1] + 1, event.seq - 1
+        if walked.broken.kind in _EVENT_BREAKS:
+            reason = _EVENT_BREAKS[walked.broken.kind].format(key_id=event.key_id)
+        else:
+            first, last = walked.broken.missing
             gone = f"event {first} is" if first == last else f"events {first} to {last} are"
-            return ChainBreak(event, event.pk, where, f"{gone} missing (deleted) before it")
-        if event.key_id not in keys:
-            reason = f"its key id {event.key_id!r} is not a known key (forged or unsealed)"
-            return ChainBreak(event, event.pk, where, reason)
-        if event.hash != round_event_digest(event, keys[event.key_id]):
-            reason = "its content no longer matches its MAC (edited or forged)"
-            return ChainBreak(event, event.pk, where, reason)
-        if event.prev_hash != previous[2]:
-            reason = "its previous-hash does not match the hash of the event before it"
-            return ChainBreak(event, event.pk, where, reason)
-        previous = (event.round_id, event.seq, event.hash)
-        seen[event.round_id] = event.seq
+            reason = f"{gone} missing (deleted) before it"
+        return ChainBreak(event, event.pk, where, reason)
     for round_id, count in sorted(counts.items()):
-        if seen.get(round_id, 0) != count:
+        seen = walked.heads.get(round_id, (0,))[0]
+        if seen != count:
             reason = (
-                f"the round records {count} events but {seen.get(round_id, 0)} remain "
+                f"the round records {count} events but {seen} remain "
                 "(its last events deleted, or the table truncated)"
             )
             return ChainBreak(None, round_id, f"round {round_id}", reason)

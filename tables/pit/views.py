@@ -14,6 +14,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.access import role_required
 from casino.errors import CasinoError
+from casino.ids import db_id
+from casino.money import parse_cents
 from casino.roles import Role
 from jackpot.services import (
     adjustment_approve,
@@ -59,14 +61,8 @@ def _act(request, default: str, action, done: str, *, refusals: dict | None = No
     return _back(request, default)
 
 
-def _id(value: str) -> int | None:
-    """A row id typed in a form or an address: ASCII digits a database id can hold, or None
-    (a huge or foreign number must never reach PostgreSQL as an out-of-range integer)."""
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 15 else None
-
-
 def _pit_id(request):
-    return _id(request.GET.get("pit", ""))
+    return db_id(request.GET.get("pit", ""))
 
 
 def _page_context(request) -> dict:
@@ -107,7 +103,7 @@ def floor(request):
 @require_GET
 @never_cache
 def cards_fragment(request):
-    wanted = [i for v in request.GET.get("ids", "").split(",")[:200] if (i := _id(v)) is not None]
+    wanted = [i for v in request.GET.get("ids", "").split(",")[:200] if (i := db_id(v)) is not None]
     cards = selectors.table_cards(table_ids=wanted or None, pit_id=_pit_id(request))
     return render(request, "pit/_cards.html", {**_page_context(request), "cards": cards})
 
@@ -230,7 +226,7 @@ def table_close(request, table_id: int):
 def dealer_rotate(request, table_id: int):
     table = get_object_or_404(Table, pk=table_id)
     dealer_id = request.POST.get("dealer", "")
-    if _id(dealer_id) is None:
+    if db_id(dealer_id) is None:
         messages.error(request, _("Choose the dealer who takes the table."))
         return _back(request, f"/pit/tables/{table.pk}/")
     from casino.models import Staff
@@ -274,7 +270,7 @@ def table_ruleset(request, table_id: int):
     wanted = request.POST.get("ruleset", "")
     version = (
         RuleSet.objects.filter(pk=int(wanted), name=table.ruleset.name).first()
-        if _id(wanted) is not None
+        if db_id(wanted) is not None
         else None
     )
     if version is None:
@@ -350,7 +346,7 @@ def void_decide(request, round_id: int):
             round_id=round_id,
             actor=request.user,
             key=request.POST.get("key", "") or uuid.uuid4().hex,
-            expected_seq=_id(seq),
+            expected_seq=db_id(seq),
             approved=approved,
             supervisor=credentials,
         ),
@@ -413,15 +409,7 @@ def deployment_decide(request, deployment_id: int):
 def _cents(text: str) -> int | None:
     """An amount typed in the property's currency ("1234.56", "1 234,56") as cents, or None
     when the field is empty; ValueError when it is not an amount."""
-    text = text.strip().replace("\u00a0", "").replace("\u202f", "").replace(" ", "")
-    if not text:
-        return None
-    whole, _sep, fraction = text.replace(",", ".").partition(".")
-    if not (whole.isascii() and whole.isdigit()) or len(whole) > 13:
-        raise ValueError(text)
-    if fraction and not (fraction.isascii() and fraction.isdigit() and len(fraction) <= 2):
-        raise ValueError(text)
-    return int(whole) * 100 + int((fraction + "00")[:2] or 0)
+    return parse_cents(text) if text.strip() else None
 
 
 @role_required(Role.MANAGER)

@@ -24,6 +24,7 @@ from casino.audit import audit
 from casino.duties import require_independent
 from casino.models import Staff
 from casino.roles import Role
+from casino.transitions import TransitionRefused, move
 from tables.errors import ConfigurationRefused
 from tables.forms_math import paytable_findings
 from tables.models import ENGINE_FIELDS, Paytable, RuleSet, RulesetDeployment, Table
@@ -341,7 +342,10 @@ def ruleset_deployment_request(
     return deployment
 
 
-def _deployment_locked(deployment_id) -> RulesetDeployment:
+def _deployment_decided(
+    deployment_id, to: str, *, manager: Staff
+) -> tuple[RulesetDeployment, list[str]]:
+    """The waiting deployment, locked and moved to `to` (not saved): with the fields to save."""
     deployment = (
         RulesetDeployment.objects.select_for_update(of=("self",))
         .select_related("table", "ruleset")
@@ -353,13 +357,15 @@ def _deployment_locked(deployment_id) -> RulesetDeployment:
             _("There is no rule set deployment #%(id)s.") % {"id": deployment_id},
             code="not_found",
         )
-    if deployment.state != RulesetDeployment.State.REQUESTED:
+    try:
+        changed = move(deployment, to, decided_by=manager, decided_at=timezone.now())
+    except TransitionRefused:
         raise ConfigurationRefused(
             _("Rule set deployment #%(id)s is %(state)s: it cannot be decided again.")
             % {"id": deployment.pk, "state": deployment.get_state_display()},
             code="deployment_closed",
-        )
-    return deployment
+        ) from None
+    return deployment, changed
 
 
 def ruleset_deployment_approve(*, deployment_id: int, manager: Staff) -> RulesetDeployment:
@@ -377,16 +383,16 @@ def ruleset_deployment_approve(*, deployment_id: int, manager: Staff) -> Ruleset
             subject=asked.table,
         )
     with transaction.atomic():
-        deployment = _deployment_locked(deployment_id)
+        deployment, changed = _deployment_decided(
+            deployment_id, RulesetDeployment.State.APPROVED, manager=manager
+        )
         changes = {"ruleset_id": deployment.ruleset_id}
         if deployment.previous_id is None:
             changes["ruleset_approved"] = True
         table_configure_as_approved(
             table_id=deployment.table_id, manager=manager, changes=changes, deployment=True
         )
-        deployment.state = RulesetDeployment.State.APPROVED
-        deployment.decided_by, deployment.decided_at = manager, timezone.now()
-        deployment.save(update_fields=["state", "decided_by", "decided_at"])
+        deployment.save(update_fields=changed)
         audit(
             actor=manager,
             code="tables.ruleset.deployment_approved",
@@ -404,10 +410,10 @@ def ruleset_deployment_reject(*, deployment_id: int, manager: Staff) -> RulesetD
     """Any manager rejects a waiting deployment (or the one who asked withdraws it)."""
     require_role(manager, Role.MANAGER)
     with transaction.atomic():
-        deployment = _deployment_locked(deployment_id)
-        deployment.state = RulesetDeployment.State.REJECTED
-        deployment.decided_by, deployment.decided_at = manager, timezone.now()
-        deployment.save(update_fields=["state", "decided_by", "decided_at"])
+        deployment, changed = _deployment_decided(
+            deployment_id, RulesetDeployment.State.REJECTED, manager=manager
+        )
+        deployment.save(update_fields=changed)
         audit(
             actor=manager,
             code="tables.ruleset.deployment_rejected",

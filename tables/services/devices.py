@@ -16,8 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.audit import audit
+from casino.ids import db_id
 from casino.models import Staff
 from casino.roles import Role
+from casino.transitions import TransitionRefused, move
 from tables.errors import ConfigurationRefused, IllegalTransition, NotFound
 from tables.models import DeviceBinding, Table
 from tables.services._base import require_role
@@ -33,18 +35,23 @@ def token_hash(raw: str) -> str:
 
 
 def _table(table_id) -> Table:
-    try:
-        table = Table.objects.filter(pk=table_id).first()
-    except (ValueError, TypeError):
-        table = None
+    key = db_id(table_id)
+    table = Table.objects.filter(pk=key).first() if key is not None else None
     if table is None:
         raise NotFound(_("There is no table #%(id)s.") % {"id": table_id})
     return table
 
 
 def _revoke(binding: DeviceBinding, *, supervisor: Staff, reason: str) -> None:
-    binding.revoked_at, binding.revoked_by = timezone.now(), supervisor
-    binding.save(update_fields=["revoked_at", "revoked_by"])
+    try:
+        changed = move(
+            binding, DeviceBinding.State.REVOKED, revoked_at=timezone.now(), revoked_by=supervisor
+        )
+    except TransitionRefused:
+        raise IllegalTransition(
+            _("The tablet “%(name)s” was already revoked.") % {"name": binding.name}
+        ) from None
+    binding.save(update_fields=changed)
     audit(
         actor=supervisor,
         code="tables.device.revoked",
@@ -111,21 +118,17 @@ def device_revoke(*, binding_id: int, supervisor: Staff) -> DeviceBinding:
     """The tablet no longer opens its table; its credential is worthless from now on."""
     require_role(supervisor, *BINDING_ROLES)
     with transaction.atomic():
-        try:
-            binding = (
-                DeviceBinding.objects.select_for_update(of=("self",), no_key=True)
-                .select_related("table")
-                .filter(pk=binding_id)
-                .first()
-            )
-        except (ValueError, TypeError):
-            binding = None
+        key = db_id(binding_id)
+        binding = (
+            DeviceBinding.objects.select_for_update(of=("self",), no_key=True)
+            .select_related("table")
+            .filter(pk=key)
+            .first()
+            if key is not None
+            else None
+        )
         if binding is None:
             raise NotFound(_("There is no tablet binding #%(id)s.") % {"id": binding_id})
-        if binding.revoked_at is not None:
-            raise IllegalTransition(
-                _("The tablet “%(name)s” was already revoked.") % {"name": binding.name}
-            )
         _revoke(binding, supervisor=supervisor, reason="revoked")
     return binding
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 from casino.audit import audit
 from casino.models import Staff
 from casino.roles import Role, has_role
+from casino.transitions import TransitionRefused, move
 from tables import events, live
 from tables.errors import AssignmentRefused, IllegalTransition
 from tables.models import DealerAssignment, Round, Table, assignment_conflict
@@ -214,11 +215,13 @@ def _table_set_status(*, table_id: int, supervisor: Staff, to: str, code: str) -
     require_role(supervisor, Role.SUPERVISOR)
     with transaction.atomic():
         table = get_locked(Table, table_id)
-        if table.status == to:
+        try:
+            changed = move(table, to, field="status", status_changed_at=timezone.now())
+        except TransitionRefused:
             raise IllegalTransition(
                 _("%(table)s is already %(status)s.")
                 % {"table": table, "status": table.get_status_display()}
-            )
+            ) from None
         if to == Table.Status.OPEN and not table.ruleset_approved:
             raise IllegalTransition(
                 _(
@@ -236,9 +239,7 @@ def _table_set_status(*, table_id: int, supervisor: Staff, to: str, code: str) -
                     % {"number": running.number, "table": table},
                     code="round_in_progress",
                 )
-        table.status = to
-        table.status_changed_at = timezone.now()
-        table.save(update_fields=["status", "status_changed_at"])
+        table.save(update_fields=changed)
         audit(actor=supervisor, code=code, subject=table, data={"status": to})
         if to == Table.Status.CLOSED:
             events.table_closing.send(sender=Table, table_id=table.pk, staff=supervisor)

@@ -4,10 +4,8 @@ ORM, the same on every database."""
 
 from django.db.models import OuterRef, Subquery
 
+from casino.ids import db_id
 from tables.models import DealerAssignment, IdempotentWrite, Round, RoundEvent
-
-# An id the database can hold (BigAutoField): a larger one names no round, it is not an error.
-MAX_ID = 2**63 - 1
 
 
 def _one(rows):
@@ -28,9 +26,8 @@ def round_locked(round_id, *, at, lock: bool = True) -> Round | None:
     tables.services._base), with its dealer and table and `dealing_id`: who deals its table
     at `at` (None: nobody). None when there is no such round. `lock=False`: the same, read
     without the lock (before an approval's PIN is checked)."""
-    if isinstance(round_id, str) and round_id.isascii() and round_id.isdigit():
-        round_id = int(round_id)
-    if isinstance(round_id, bool) or not isinstance(round_id, int) or not 0 < round_id <= MAX_ID:
+    round_id = db_id(round_id)
+    if round_id is None:
         return None
     rounds = Round.objects.select_related("dealer", "table").annotate(dealing_id=_dealing(at))
     if lock:
