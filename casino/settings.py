@@ -276,9 +276,6 @@ else:
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
-# Posting only derives ledger lines from contributions already durable, so by default it does
-# not wait for the disk (a lost posting is posted again); True makes it wait.
-JACKPOT_POSTING_SYNC_COMMIT = env_bool("JACKPOT_POSTING_SYNC_COMMIT", False)
 
 # The Celery worker and beat each leave a heartbeat this often; the pit shows an alert for one
 # not heard from for HEARTBEAT_SILENT_SECONDS (casino.heartbeat, docs/operations/resilience.md).

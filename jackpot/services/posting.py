@@ -7,15 +7,12 @@ waiting row into its ledger line. Hand-written SQL here for PostgreSQL's advisor
 POSTING_LOCK, which correctness needs: one poster per bank at a time, a writer only tries it
 (never waits), and the poster looks again after releasing it, so no committed row is left
 unposted (docs/architecture/progressive.md, "Contributions and reversals are queued, then
-posted"); and for the posting's commit that does not wait for the disk, which the benchmark
-shows pays.
+posted").
 """
 
 import time
 
-from django.conf import settings
 from django.db import connection, transaction
-from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext_lazy as _
 from kombu.exceptions import OperationalError
 
@@ -308,26 +305,14 @@ def post_all_locked(bank: Bank) -> dict[int, MeterEntry]:
             return posted
 
 
-def _post_in_transactions(
-    bank_id: int, *, until_empty: bool = False, durable_later: bool = False
-) -> dict[int, MeterEntry]:
+def _post_in_transactions(bank_id: int, *, until_empty: bool = False) -> dict[int, MeterEntry]:
     """Post in transactions of POST_BATCH rows at most, until nothing waits (`until_empty`:
-    until a transaction finds nothing, or the poster's turn is over).
-
-    `durable_later` (PostgreSQL): the commit does not wait for the disk. Posting only derives
-    ledger lines from rows already durable: a crash may lose the last postings, whose rows
-    are waiting again and are posted again; any later synchronous commit flushes them first.
-    It doubles the posting rate (docs/benchmarks.md, "Progressive contributions")."""
+    until a transaction finds nothing, or the poster's turn is over)."""
     posted: dict[int, MeterEntry] = {}
     turn_ends = time.monotonic() + POSTING_TURN_SECONDS
-    locking = Bank.objects.select_for_update(no_key=True)
-    if durable_later and not settings.JACKPOT_POSTING_SYNC_COMMIT:
-        # SET LOCAL, sent with the lock: no round trip more.
-        setting = "set_config('synchronous_commit', 'off', true)"
-        locking = locking.annotate(posting_commit=RawSQL(setting, []))
     while True:
         with transaction.atomic():
-            done = post_locked(locking.get(pk=bank_id))
+            done = post_locked(Bank.objects.select_for_update(no_key=True).get(pk=bank_id))
         posted.update(done)
         if not until_empty and len(done) < POST_BATCH:
             return posted
