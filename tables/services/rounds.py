@@ -568,7 +568,7 @@ def round_settle(*, round_id: int, dealer: Staff, key: str, expected_seq) -> Wri
         output = settlement.to_json()
         at = timezone.now()
         entries: list[dict] = []  # one batch for the chain: each hit, then the settlement
-        hits = _record_hits(round_, output, dealer=dealer)
+        hits = _record_hits(round_, output, dealer=dealer, audit_into=entries)
         _write_lines(round_, output, hits, at=at)
         round_.settlement = output
         round_.settlement_input = settlement_input_json(before, meter=_meter(bank))
@@ -602,9 +602,12 @@ def round_settle(*, round_id: int, dealer: Staff, key: str, expected_seq) -> Wri
     return written
 
 
-def _record_hits(round_: Round, output: dict, *, dealer: Staff) -> dict[int, object]:
+def _record_hits(
+    round_: Round, output: dict, *, dealer: Staff, audit_into: list
+) -> dict[int, object]:
     """Each percentage-tier payout becomes a Hit, in the engine's seat order, each from the
-    meter as it then stands. Returns {seat: Hit}."""
+    meter as it then stands; their audit entries are added to `audit_into`. Returns
+    {seat: Hit}."""
     hits = {}
     paying = output["progressive"]["hits"]
     for number, paid in enumerate(paying, start=1):
@@ -616,6 +619,7 @@ def _record_hits(round_: Round, output: dict, *, dealer: Staff) -> dict[int, obj
             amount_cents=paid["amount_cents"],
             actor=dealer,
             reference=round_reference(round_.pk),
+            audit_into=audit_into,
             reseed=number == len(paying),  # the engine pays the next from the meter as it is
         )
         paid["hit"], paid["state"] = hit.pk, hit.state
