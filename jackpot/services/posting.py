@@ -80,7 +80,7 @@ def banks_locked_here() -> set[int]:
     """The banks this transaction locked (PostgreSQL). The database cannot be asked which
     row locks a transaction holds, and a contribution is posted in its caller's transaction
     only when that holds the bank: otherwise after the commit, off the dealer's request."""
-    note = getattr(connection, "jackpot_banks_locked", None)
+    note = getattr(connection, "jackpot_held_banks", None)
     if note is None or not note[1]:
         # Every lock is noted under its transaction's id: with none noted since the last
         # transaction that had any, this one has none, and need not ask which it is.
@@ -93,9 +93,9 @@ def _this_transactions_note() -> set[int]:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_current_xact_id()::text")
         (xid,) = cursor.fetchone()
-    note = getattr(connection, "jackpot_banks_locked", None)
+    note = getattr(connection, "jackpot_held_banks", None)
     if note is None or note[0] != xid:
-        note = connection.jackpot_banks_locked = (xid, set())
+        note = connection.jackpot_held_banks = (xid, set())
     return note[1]
 
 
@@ -329,7 +329,7 @@ def _post_holding_the_lock(bank_id: int, *, first_try: str) -> dict[int, MeterEn
             try:
                 # While rows keep coming the poster keeps the lock (bigger batches), for
                 # one turn at most, so no table's call is held up for long.
-                posted.update(_post_in_transactions(bank_id, until_empty=True, durable_later=True))
+                posted.update(_post_in_transactions(bank_id, until_empty=True))
             finally:
                 cursor.execute(_RELEASE_POSTING, key)
             # Only now, after the release, does the look count (see the module doc).
