@@ -276,14 +276,6 @@ else:
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
-# Opt-in: accepting a progressive contribution (and bank_lock_and_post's transactions) commits
-# without waiting for the WAL flush. Faster, but a crash may lose the last fraction of a
-# second of committed rounds; see docs/architecture/progressive.md ("Contributions and
-# reversals are queued, then posted") before turning it on.
-JACKPOT_ASYNC_COMMIT = env_bool("JACKPOT_ASYNC_COMMIT", False)
-# Posting only derives ledger lines from contributions already durable, so by default it does
-# not wait for the disk (a lost posting is posted again); True makes it wait.
-JACKPOT_POSTING_SYNC_COMMIT = env_bool("JACKPOT_POSTING_SYNC_COMMIT", False)
 
 # The Celery worker and beat each leave a heartbeat this often; the pit shows an alert for one
 # not heard from for HEARTBEAT_SILENT_SECONDS (casino.heartbeat, docs/operations/resilience.md).

@@ -27,7 +27,6 @@ from jackpot.admin_forms import (
     parameters_shown,
     percent_shown,
 )
-from jackpot.services.posting import claim_new_bank
 from jackpot.models import (
     PARAMETER_FIELDS,
     AdjustmentRequest,
@@ -233,9 +232,6 @@ class BankAdmin(ServiceAdmin):
         return False  # a bank with a ledger is kept for the record
 
     def save_related(self, request, form, formsets, change):
-        if not change:
-            # Inserted by this request's transaction: bank_seed may lock it after the audit.
-            claim_new_bank(form.instance.pk)
         super().save_related(request, form, formsets, change)
         if not change:
             # The meter starts at the reset amount, written as the ledger's first line.

@@ -4,16 +4,14 @@ send a snapshot, then forward what the bank announces, with a heartbeat. Display
 The heartbeat also reads the database, so that the feed stays true whatever the channel
 layer lost (the in-memory layer never hears another process; Redis may drop a message): a
 token revoked elsewhere closes the socket at the next beat, and a socket still behind the
-bank's committed `seq` one beat after it saw it is caught up from the committed row. One
-`FeedWatch` per process (per event loop) does those reads for all its sockets: one query
-per half beat, not one per socket (which would grow with the screens).
+bank's committed `seq` one beat after it saw it is caught up from the committed row. Each
+socket makes its own read, one query per beat.
 """
 
 import asyncio
 import logging
 import re
 import time
-import weakref
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -50,53 +48,6 @@ _last_sweep = 0.0
 REJOIN_EVERY_SECONDS = 60
 # How long a closing socket waits for the channel layer to take it out of its group.
 LAYER_SECONDS = 2
-
-
-class FeedWatch:
-    """The database reads of one process's display sockets, shared: which tokens are
-    revoked, each bank's committed seq (refreshed at most every half beat), the connection
-    rows renewed together every SEEN_EVERY_SECONDS, and one catch-up read per bank and seq."""
-
-    def __init__(self) -> None:
-        self.sockets: dict[str, tuple[int, str]] = {}  # channel name -> (token id, remote)
-        self.check = display_tokens.FeedCheck(revoked=frozenset(), feed_seqs={})
-        self.checked_at = float("-inf")
-        self.renewed_at = time.monotonic()
-        self.lock = asyncio.Lock()
-        self.caught_up: dict[int, tuple[int, dict]] = {}  # bank id -> (seq, committed state)
-
-    async def refresh(self, period: float) -> display_tokens.FeedCheck:
-        if time.monotonic() - self.checked_at < period / 2:
-            return self.check
-        async with self.lock:
-            if time.monotonic() - self.checked_at >= period / 2:
-                renew = time.monotonic() - self.renewed_at >= SEEN_EVERY_SECONDS
-                self.check = await database_sync_to_async(display_tokens.display_heartbeat)(
-                    connections=dict(self.sockets), refresh=renew
-                )
-                self.checked_at = time.monotonic()
-                if renew:
-                    self.renewed_at = self.checked_at
-        return self.check
-
-    async def committed_state(self, bank_id: int, seq: int) -> dict:
-        cached = self.caught_up.get(bank_id)
-        if cached is None or cached[0] < seq:
-            state = await database_sync_to_async(_meter)(bank_id)
-            self.caught_up[bank_id] = cached = (state["meter"]["seq"], state)
-        return cached[1]
-
-
-_watches: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, FeedWatch]" = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def feed_watch() -> FeedWatch:
-    loop = asyncio.get_running_loop()
-    if loop not in _watches:
-        _watches[loop] = FeedWatch()
-    return _watches[loop]
 
 
 def display_credential(scope, bank_slug: str) -> str | None:
@@ -159,7 +110,6 @@ class DisplayFeedConsumer(AsyncJsonWebsocketConsumer):
             token=self.token, channel_name=self.channel_name, remote=self.remote
         )
         self.recorded = True
-        feed_watch().sockets[self.channel_name] = (self.token.pk, self.remote)
         snap = await database_sync_to_async(_snapshot)(self.token.bank_id)
         self.status = snap["status"]
         await self._send(snap)
@@ -185,7 +135,6 @@ class DisplayFeedConsumer(AsyncJsonWebsocketConsumer):
         if beat is not None:
             beat.cancel()
         channel_name = getattr(self, "channel_name", None)
-        feed_watch().sockets.pop(channel_name, None)
         token, self.token = self.token, None
         if self.recorded:
             self.recorded = False
@@ -221,12 +170,16 @@ class DisplayFeedConsumer(AsyncJsonWebsocketConsumer):
 
     async def _beat(self) -> None:
         period = getattr(settings, "JACKPOT_FEED_HEARTBEAT_SECONDS", 5)
-        watch = feed_watch()
-        rejoined = time.monotonic()
+        rejoined = renewed = time.monotonic()
         behind = None  # a committed seq this socket had not received at the previous beat
         while True:
             await asyncio.sleep(period)
-            check = await watch.refresh(period)
+            renew = time.monotonic() - renewed >= SEEN_EVERY_SECONDS
+            check = await database_sync_to_async(display_tokens.display_heartbeat)(
+                connections={self.channel_name: (self.token.pk, self.remote)}, refresh=renew
+            )
+            if renew:
+                renewed = time.monotonic()
             if self.token.pk in check.revoked:
                 await self.close(code=CLOSE_REFUSED)
                 return
@@ -256,7 +209,7 @@ class DisplayFeedConsumer(AsyncJsonWebsocketConsumer):
     async def _catch_up(self, committed: int) -> None:
         """Send the committed state as the messages it would have had: the status if it
         changed, then the meter, under the bank's current `seq`."""
-        state = await feed_watch().committed_state(self.token.bank_id, committed)
+        state = await database_sync_to_async(_meter)(self.token.bank_id)
         meter = state["meter"]
         if state["status"] != self.status:
             self.status = state["status"]

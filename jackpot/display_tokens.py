@@ -14,11 +14,12 @@ from django.utils.translation import gettext_lazy as _
 
 from casino import live
 from casino.audit import audit
-from casino.roles import Role, require_role
+from casino.roles import Role
 from jackpot import events
 from jackpot.errors import BankNotFound, DisplayRefused, DisplayTokenInvalid, DisplayTokenNotFound
 from jackpot.models import Bank, DisplayConnection, DisplayToken
 from jackpot.selectors import displays_silent
+from jackpot.services._base import require_role
 
 LANGUAGES = ("fr", "en")
 # How often an open socket renews its connection row and its token's last_seen_at.

@@ -2,14 +2,28 @@
 
 Every one is raised before anything is written, so "clear error, nothing changed" holds.
 Every one is a JackpotError, so `except JackpotError` catches them all; a "not found" is
-also a casino NotFound (404), an illegal state change also a casino IllegalTransition (409).
+also a casino NotFound (404), an illegal state change also a casino IllegalTransition (409),
+a missing role also a casino RoleRequired (403). `code` is stable; `params` holds the values
+the message names, for a client that words it itself.
 """
 
+from casino import errors as casino
 from casino.errors import CasinoError, IllegalTransition, NotFound
 
 
 class JackpotError(CasinoError):
     code = "jackpot_error"
+
+    def __init__(self, message: str, *, code: str | None = None, params: dict | None = None):
+        super().__init__(message, code=code)
+        self.params = params or {}
+
+
+class RoleRequired(JackpotError, casino.RoleRequired):
+    """The person acting lacks the role the service needs (`params["roles"]`: any of them)."""
+
+    code = "role_required"
+    http_status = 403
 
 
 class BankNotFound(JackpotError, NotFound):

@@ -1,19 +1,21 @@
-"""What every progressive service shares: the clock, the ledger append, the cached totals and
-the two-person check.
+"""What every progressive service shares: the clock, the ledger append, the cached totals, the
+role check and the two-person check.
 
 It imports no other service module (the bank lock lives in services.posting).
 """
 
 import datetime as dt
 
-from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from casino import errors as casino_errors
 from casino.audit_keys import current_key_id, known_keys
 from casino.clock import stamp
 from casino.duties import require_independent
-from jackpot.errors import TwoPeopleRequired
+from casino.ids import draw_ids
+from casino.roles import has_role, role_list
+from jackpot.errors import RoleRequired, TwoPeopleRequired
 from jackpot.models import LEDGER_GENESIS, Bank, MeterEntry, meter_entry_digest
 
 # The cached totals a service writes back; feed_seq belongs to jackpot.feed, which updates it.
@@ -34,46 +36,15 @@ TOTAL_FIELDS = [
 # Saved with the totals, but not a total: the reconciliation leaves it to jackpot.chains.
 CHAIN_FIELDS = ["ledger_hash"]
 
-# The id of a bank's next ledger lines, drawn before the INSERT so that the MAC can cover it
-# (a line whose id is changed then shows). PostgreSQL: the table's own sequence; SQLite
-# serialises writers, so the next free ids are simply the ones after the highest.
-NEXT_LINE_ID_SQL = "nextval(pg_get_serial_sequence('jackpot_meterentry', 'id'))"
-TOP_LINE_ID_SQL = "SELECT COALESCE(MAX(id), 0) FROM jackpot_meterentry"
-
-
-def next_line_id_sql() -> str:
-    """SQL for the next line's id, to be selected with a row that a service reads anyway
-    (one round trip less); what it selects goes through drawn_line_id."""
-    if connection.vendor == "postgresql":
-        return NEXT_LINE_ID_SQL
-    return f"({TOP_LINE_ID_SQL})"
-
-
-def drawn_line_id(selected: int) -> int:
-    """The id next_line_id_sql drew: the sequence's value, or on SQLite the one after the
-    highest."""
-    return selected if connection.vendor == "postgresql" else selected + 1
-
-
-def next_line_ids(count: int) -> list[int]:
-    """`count` ids for new ledger lines, in increasing order (one query)."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(f"SELECT {NEXT_LINE_ID_SQL} FROM generate_series(1, %s)", [count])
-            return sorted(row[0] for row in cursor.fetchall())
-        cursor.execute(TOP_LINE_ID_SQL)
-        top = cursor.fetchone()[0]
-    return list(range(top + 1, top + 1 + count))
-
 
 def seal_lines(bank: Bank, entries: list[MeterEntry], ids: list[int] | None = None) -> None:
     """Chain new lines of `bank`, in number order, to its last one and key them, just
     before their INSERT: one HMAC per line, and the previous hash is the one on the bank's
     row, which the caller holds locked (and saves with the totals), so the ledger is not read.
-    `ids`: ids already drawn for them (posting draws them with the rows it posts)."""
+    `ids`: ids already drawn for them."""
     if not entries:
         return
-    ids = ids if ids is not None else next_line_ids(len(entries))
+    ids = ids if ids is not None else draw_ids(MeterEntry, len(entries))
     key_id = current_key_id()
     key = known_keys()[key_id]
     previous = bank.ledger_hash or LEDGER_GENESIS
@@ -82,6 +53,15 @@ def seal_lines(bank: Bank, entries: list[MeterEntry], ids: list[int] | None = No
         entry.prev_hash, entry.key_id = previous, key_id
         entry.hash = previous = meter_entry_digest(entry, key)
     bank.ledger_hash = previous
+
+
+def require_role(staff, *roles: str) -> None:
+    """casino.roles' check, refused as the progressive's RoleRequired (a JackpotError)."""
+    if not has_role(staff, *roles):
+        raise RoleRequired(
+            _("This needs the role: %(roles)s.") % {"roles": role_list(roles)},
+            params={"roles": [str(role) for role in roles]},
+        )
 
 
 def require_two_people(*, approver, asker, action: str, subject=None) -> None:
@@ -158,11 +138,10 @@ def build_entry(
     return entry
 
 
-def append_entry(bank: Bank, *, line_id: int | None = None, **kwargs) -> MeterEntry:
-    """Add one ledger line (see build_entry), chained and keyed, and save it. `line_id`: its
-    id, if the caller drew it already (next_line_id_sql, with a read it makes anyway)."""
+def append_entry(bank: Bank, **kwargs) -> MeterEntry:
+    """Add one ledger line (see build_entry), chained and keyed, and save it."""
     entry = build_entry(bank, **kwargs)
-    seal_lines(bank, [entry], None if line_id is None else [line_id])
+    seal_lines(bank, [entry])
     entry.save(force_insert=True)
     return entry
 

@@ -8,10 +8,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit
-from casino.roles import Role, require_role
+from casino.roles import Role
 from jackpot.errors import AdjustmentClosed, AdjustmentNotFound, InvalidAdjustment
 from jackpot.models import AdjustmentRequest, Bank, MeterEntry
-from jackpot.services._base import require_two_people
+from jackpot.services._base import require_role, require_two_people
 from jackpot.services._checks import bank_id_checked
 from jackpot.services.ledger import adjustment_targets, bank_adjust_approved
 

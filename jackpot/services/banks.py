@@ -4,14 +4,14 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit
-from casino.roles import Role, require_role
+from casino.roles import Role
 from casino.transitions import TransitionRefused, move
 from jackpot import feed
 from jackpot.errors import BankStatusUnchanged, InvalidParameters
 from jackpot.models import Bank, MeterEntry
-from jackpot.services._base import When, reset_to_seed, save_totals
+from jackpot.services._base import When, require_role, reset_to_seed, save_totals
 from jackpot.services.parameters import apply_pending_change, validate_parameters
-from jackpot.services.posting import bank_lock_and_post, claim_new_bank
+from jackpot.services.posting import bank_lock_and_post
 
 
 def bank_seed(*, bank_id: int, actor=None) -> MeterEntry | None:
@@ -46,7 +46,6 @@ def bank_create(*, slug: str, name: str, manager, name_en: str = "", **params) -
         bank = Bank.objects.create(
             slug=slug, name=name, name_en=name_en, status=Bank.Status.CLOSED, **clean
         )
-        claim_new_bank(bank.pk)  # ours alone until commit
         audit(
             actor=manager,
             code="jackpot.bank.created",

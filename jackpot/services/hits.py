@@ -8,9 +8,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino.audit import audit, audit_or_batch
+from casino.audit import audit
 from casino.live import after_commit
-from casino.roles import Role, require_role
+from casino.roles import Role
 from casino.transitions import TransitionRefused, move
 from jackpot import events, feed
 from jackpot.errors import (
@@ -28,6 +28,7 @@ from jackpot.selectors import level_amount_cents
 from jackpot.services._base import (
     When,
     append_entry,
+    require_role,
     require_two_people,
     reset_to_seed,
     save_totals,
@@ -66,7 +67,8 @@ def hit_record(
     parameter change applies, before the reseed, so the new cycle starts on the new reset.
 
     `audit_into`: a list to which the hit's audit entry is added instead of written, for a
-    caller that writes it with its own (casino.audit.audit_many) in the same transaction.
+    caller that writes it with its own (casino.audit.audit_many: the round's settlement writes
+    its hits and itself in one INSERT).
 
     `reseed=False`: the caller records, in the same transaction, another hit of the same round
     next, paid from the meter as this one leaves it (spec/settle.md: seat by seat, "each from
@@ -153,8 +155,7 @@ def hit_record(
             reset = reset_to_seed(bank, when=when, actor=actor, hit=hit, reference=reference)
         hit.meter_after_cents = bank.meter_cents
         hit.save(update_fields=["meter_after_cents"])
-        audit_or_batch(
-            audit_into,
+        entry = dict(
             actor=actor,
             code="jackpot.hit.recorded",
             subject=hit,
@@ -172,6 +173,10 @@ def hit_record(
                 "parameter_change": change.pk if change else None,
             },
         )
+        if audit_into is None:
+            audit(**entry)
+        else:
+            audit_into.append(entry)
         after_commit(lambda: events.hit_recorded.send(sender=Hit, hit_id=hit.pk))
         hit.bank = bank  # the locked instance: the feed takes its next seq from it
         feed.announce_hit(hit, save=False)

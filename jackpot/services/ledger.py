@@ -1,13 +1,17 @@
-"""Money into and out of the meter: contributions, their reversal, approved adjustments."""
+"""Money into and out of the meter: contributions, their reversal, approved adjustments.
+
+Hand-written SQL for the two queueing INSERTs only (_ACCEPT, _QUEUE_REVERSAL): one statement
+each checks what it must, counts a round once (ON CONFLICT on the unique bank + reference) and
+takes no lock, which the ORM cannot say in one statement without a race.
+"""
 
 import logging
 
-from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit
-from casino.roles import Role, require_role
+from casino.roles import Role
 from jackpot import feed
 from jackpot.errors import (
     AlreadyReversed,
@@ -20,11 +24,7 @@ from jackpot.errors import (
 )
 from jackpot.models import Bank, MeterEntry, PendingContribution, PendingReversal
 from jackpot.selectors import bank_get
-from jackpot.services._base import (
-    When,
-    append_entry,
-    save_totals,
-)
+from jackpot.services._base import When, append_entry, require_role, save_totals
 from jackpot.services._checks import (
     MAX_CENTS,
     MAX_WAGERS_PER_ROUND,
@@ -65,20 +65,6 @@ def _stamp_params(when: When) -> list:
 
 
 def _accept(*, bank_id, reference, wager_count, wager_cents, actor_id) -> int | None:
-    if getattr(settings, "JACKPOT_ASYNC_COMMIT", False) and connection.vendor == "postgresql":
-        if not connection.in_atomic_block:
-            with transaction.atomic():  # SET LOCAL needs a transaction of its own
-                return _accept(
-                    bank_id=bank_id,
-                    reference=reference,
-                    wager_count=wager_count,
-                    wager_cents=wager_cents,
-                    actor_id=actor_id,
-                )
-        with connection.cursor() as cursor:
-            # Opt-in (JACKPOT_ASYNC_COMMIT, docs/operations/settings.md): the commit returns
-            # before its WAL reaches the disk.
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
     with connection.cursor() as cursor:
         cursor.execute(
             _ACCEPT,

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit
-from casino.roles import Role, require_role
+from casino.roles import Role
 from jackpot import feed
 from jackpot.errors import (
     InvalidParameters,
@@ -18,7 +18,7 @@ from jackpot.errors import (
     ParameterChangePending,
 )
 from jackpot.models import PARAMETER_FIELDS, PPM, Bank, Hit, ParameterChange
-from jackpot.services._base import require_two_people
+from jackpot.services._base import require_role, require_two_people
 from jackpot.services._checks import MAX_CENTS, is_whole, shown
 from jackpot.services.posting import bank_lock_and_post
 

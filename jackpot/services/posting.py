@@ -1,25 +1,24 @@
-"""Posting: the bank lock, and the queued contributions and reversals turned into ledger lines
-under it.
+"""Posting: the queued contributions and reversals turned into ledger lines under the bank's
+row lock.
 
 A table's contribution and a void's reversal are written with no lock (services.ledger), so
 that no dealer waits for the bank; posting then locks the bank row once and turns every
-waiting row into its ledger line, with one batch of audit entries. One poster per bank at a
-time (PostgreSQL's advisory lock POSTING_LOCK): a writer only tries it, and the poster looks
-again after releasing it, so no committed row is left unposted. Why it is shaped so, and the
-proof that nothing is stranded: docs/architecture/progressive.md, "Contributions and reversals
-are queued, then posted".
+waiting row into its ledger line. Hand-written SQL here for PostgreSQL's advisory lock
+POSTING_LOCK, which correctness needs: one poster per bank at a time, a writer only tries it
+(never waits), and the poster looks again after releasing it, so no committed row is left
+unposted (docs/architecture/progressive.md, "Contributions and reversals are queued, then
+posted").
 """
 
 import time
 
-from django.conf import settings
 from django.db import connection, transaction
-from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext_lazy as _
+from kombu.exceptions import OperationalError
 
 from casino.audit import audit_many
 from casino.bulk import insert_many
-from casino.celery import delay_soon
+from casino.ids import draw_ids
 from jackpot import feed
 from jackpot.errors import BankNotFound
 from jackpot.models import PPM, Bank, MeterEntry, PendingContribution, PendingReversal
@@ -27,8 +26,6 @@ from jackpot.services._base import (
     When,
     append_entry,
     build_entry,
-    drawn_line_id,
-    next_line_id_sql,
     reset_to_seed,
     save_totals,
     seal_lines,
@@ -60,61 +57,46 @@ def bank_lock_and_post(bank_id: int) -> Bank:
 
 def lock_bank(bank_id: int, *, post: str) -> Bank:
     """bank_lock_and_post, with the posting: "always", or "first" (only when this
-    transaction did not lock the bank before; on SQLite, always)."""
+    transaction did not lock the bank before: a hit is paid from the meter its caller read;
+    on SQLite, always)."""
     if not connection.in_atomic_block:
         raise RuntimeError("bank_lock_and_post() must run inside transaction.atomic()")
-    first = True
-    if connection.vendor == "postgresql":
-        held = _held_by_this_transaction()
-        first = bank_id not in held["locked"]
-        if getattr(settings, "JACKPOT_ASYNC_COMMIT", False):
-            with connection.cursor() as cursor:
-                # Opt-in (JACKPOT_ASYNC_COMMIT, docs/operations/settings.md): the commit
-                # returns before its WAL reaches the disk.
-                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+    held = _this_transactions_note() if connection.vendor == "postgresql" else None
     try:
         # FOR NO KEY UPDATE: excludes every other locker of the bank, but not the foreign-key
         # checks of rows that point at it, so tables keep queueing contributions meanwhile.
         bank = Bank.objects.select_for_update(no_key=True).get(pk=bank_id)
     except (Bank.DoesNotExist, ValueError, TypeError):
         raise BankNotFound(_("there is no progressive bank #%(id)s") % {"id": bank_id}) from None
-    if connection.vendor == "postgresql":
-        held["locked"].add(bank.pk)
+    first = held is None or bank.pk not in held
+    if held is not None:
+        held.add(bank.pk)
     if post == "always" or first:
         post_all_locked(bank)  # every contribution committed so far is on the meter
     return bank
 
 
-def claim_new_bank(bank_id: int) -> None:
-    """A bank row inserted by this transaction counts as held by it (bank_create, the
-    admin's add): no other transaction sees the row before commit, so what is posted to it
-    meanwhile is posted in this transaction (`banks_locked_here`)."""
-    if connection.vendor == "postgresql" and connection.in_atomic_block:
-        _held_by_this_transaction()["claimed"].add(bank_id)
-
-
 def banks_locked_here() -> set[int]:
-    """The banks this transaction locked or created (PostgreSQL)."""
-    known = getattr(connection, "jackpot_held_banks", None)
-    if known is None or not (known[1]["locked"] or known[1]["claimed"]):
-        # Every lock or creation is noted here first, under its transaction's id: with none
-        # noted since the last one that had any, this transaction has none, and a table's
-        # `bets_locked` need not ask the database which transaction it is.
+    """The banks this transaction locked (PostgreSQL). The database cannot be asked which
+    row locks a transaction holds, and a contribution is posted in its caller's transaction
+    only when that holds the bank: otherwise after the commit, off the dealer's request."""
+    note = getattr(connection, "jackpot_held_banks", None)
+    if note is None or not note[1]:
+        # Every lock is noted under its transaction's id: with none noted since the last
+        # transaction that had any, this one has none, and need not ask which it is.
         return set()
-    held = _held_by_this_transaction()
-    return held["locked"] | held["claimed"]
+    return set(_this_transactions_note())
 
 
-def _held_by_this_transaction() -> dict:
-    """{"locked": bank ids this transaction locked, "claimed": bank ids it created}. Keyed
-    by the transaction id, so nothing leaks to the next transaction."""
+def _this_transactions_note() -> set[int]:
+    """The banks noted locked, kept under the transaction's id: nothing leaks to the next."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_current_xact_id()::text")
         (xid,) = cursor.fetchone()
-    known = getattr(connection, "jackpot_held_banks", None)
-    if known is None or known[0] != xid:
-        known = connection.jackpot_held_banks = (xid, {"locked": set(), "claimed": set()})
-    return dict(known[1])
+    note = getattr(connection, "jackpot_held_banks", None)
+    if note is None or note[0] != xid:
+        note = connection.jackpot_held_banks = (xid, set())
+    return note[1]
 
 
 def split_contribution(bank: Bank, wagered_cents: int) -> dict:
@@ -167,13 +149,9 @@ def post_locked(bank: Bank) -> dict[int, MeterEntry]:
 
 
 def _post_contributions(bank: Bank, audits: list) -> dict[int, MeterEntry]:
-    # The ledger lines' ids come with the rows they are drawn for (their MAC covers them):
-    # no query more than before the ledger was keyed.
-    line_id = RawSQL(next_line_id_sql(), [])  # on PostgreSQL, drawn after the ORDER BY and LIMIT
     rows = list(
         waiting(bank.pk)
         .order_by("pk")
-        .annotate(line_id=line_id)
         .values_list(
             "pk",
             "reference",
@@ -183,18 +161,12 @@ def _post_contributions(bank: Bank, audits: list) -> dict[int, MeterEntry]:
             "created_at",
             "gaming_date",
             "shift",
-            "line_id",
         )[:POST_BATCH]
     )
     if not rows:
         return {}
-    if connection.vendor == "postgresql":
-        ids = sorted(row[-1] for row in rows)
-    else:  # the same highest id on every row: the batch's ids follow it
-        first = drawn_line_id(rows[0][-1])
-        ids = list(range(first, first + len(rows)))
     entries = []
-    for _pk, reference, count, cents, actor_id, at, gaming_date, shift, _id in rows:
+    for _pk, reference, count, cents, actor_id, at, gaming_date, shift in rows:
         wagered = count * cents
         split = split_contribution(bank, wagered)
         # The ledger line keeps the time, gaming date and shift the wager was accepted at.
@@ -219,7 +191,7 @@ def _post_contributions(bank: Bank, audits: list) -> dict[int, MeterEntry]:
                 "data": {"seq": entry.seq, "ref": reference, "wagers": count, **split},
             }
         )
-    seal_lines(bank, entries, ids)
+    seal_lines(bank, entries, draw_ids(MeterEntry, len(entries)))
     # (bank, seq) is unique: seq is within one bank.
     insert_many(entries, key="seq", include_pk=True)
     ids = [row[0] for row in rows]
@@ -340,20 +312,7 @@ def _post_in_transactions(bank_id: int, *, until_empty: bool = False) -> dict[in
     turn_ends = time.monotonic() + POSTING_TURN_SECONDS
     while True:
         with transaction.atomic():
-            locking = Bank.objects.select_for_update(no_key=True)
-            if connection.vendor == "postgresql" and not getattr(
-                settings, "JACKPOT_POSTING_SYNC_COMMIT", False
-            ):
-                # Posting only derives ledger lines from rows already durable: its commit
-                # need not wait for the disk (docs/architecture/progressive.md, "Contributions
-                # and reversals are queued, then posted"). A crash may lose the last postings;
-                # their rows are waiting again and the next posting redoes them.
-                # Any later synchronous commit (an acceptance, a hit) flushes them first.
-                # (set_config(..., true) is SET LOCAL, sent with the lock: one round trip.)
-                setting = "set_config('synchronous_commit', 'off', true)"
-                locking = locking.annotate(posting_commit=RawSQL(setting, []))
-            bank = locking.get(pk=bank_id)
-            done = post_locked(bank)
+            done = post_locked(Bank.objects.select_for_update(no_key=True).get(pk=bank_id))
         posted.update(done)
         if not until_empty and len(done) < POST_BATCH:
             return posted
@@ -380,63 +339,42 @@ def _post_holding_the_lock(bank_id: int, *, first_try: str) -> dict[int, MeterEn
 
 def _link(model, pending_ids: list[int], entry_ids: list[int]) -> None:
     """Set each waiting row's `entry` (of `model`: PendingContribution or PendingReversal) to
-    the ledger line it was posted into, in one statement."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {model._meta.db_table} AS p SET entry_id = v.entry"
-                " FROM (SELECT unnest(%s::bigint[]) AS id, unnest(%s::bigint[]) AS entry) AS v"
-                " WHERE p.id = v.id",
-                [pending_ids, entry_ids],
-            )
-        return
+    the ledger line it was posted into."""
     rows = [model(pk=p, entry_id=e) for p, e in zip(pending_ids, entry_ids, strict=True)]
     model.objects.bulk_update(rows, ["entry"])
 
 
-class _PostAfterCommit:
-    """After the caller's commit: its row is posted by a Celery worker, off the table's
-    request (the dealer waits for the contribution to be accepted, not for it to be on the
-    meter). The worker then plays the writer's part described above: it tries the posting
-    lock and posts, or leaves the row to the poster at work. The task is handed to the broker
-    by this process's hand-off thread (casino.celery.delay_soon), so the request does not wait
-    for Redis either. With eager Celery (the embedded defaults) this process posts, now; with
-    no broker to take the task (Redis down), its hand-off thread posts, as if there were no
-    worker."""
+def _hand_to_a_worker(bank_id: int) -> None:
+    """After the caller's commit: a Celery worker posts its rows, off the table's request (the
+    dealer waits for the contribution to be accepted, not for it to be on the meter). With no
+    broker to take the task (Redis down), this process posts, as if there were no worker."""
+    from jackpot.tasks import post_pending
 
-    def __init__(self, bank_id: int) -> None:
-        self.bank_id = bank_id
-
-    def __call__(self) -> None:
-        from jackpot.tasks import post_pending
-
-        delay_soon(post_pending, self.bank_id)
-
-
-def _post_inside_caller(bank_id: int) -> dict[int, MeterEntry]:
-    if connection.vendor == "postgresql" and bank_id not in banks_locked_here():
-        # Our row commits with the caller's transaction: post it then, as a poster. Taking
-        # the bank here could wait, and this transaction may already hold the audit chain.
-        for _, callback, _robust in connection.run_on_commit:
-            if isinstance(callback, _PostAfterCommit) and callback.bank_id == bank_id:
-                return {}
-        # robust: the caller's change is committed whatever happens here.
-        transaction.on_commit(_PostAfterCommit(bank_id), robust=True)
-        return {}
-    # The caller holds the bank (or SQLite, where nobody else writes): post in its transaction.
-    return post_all_locked(Bank.objects.select_for_update(no_key=True).get(pk=bank_id))
+    try:
+        post_pending.delay(bank_id)
+    except OperationalError:
+        bank_post_pending(bank_id=bank_id)
 
 
 def post_waiting(bank_id: int, *, known_waiting: bool = True) -> dict[int, MeterEntry]:
     """Post the bank's waiting rows, or leave them to the poster at work.
     Returns {pending id: ledger line} of what this call posted."""
     if connection.in_atomic_block:
-        return _post_inside_caller(bank_id)
-    if connection.vendor != "postgresql":
-        return _post_in_transactions(bank_id)
-    return _post_holding_the_lock(
-        bank_id, first_try=_TRY_POSTING if known_waiting else _TRY_POSTING_IF_WAITING
-    )
+        if connection.vendor == "postgresql" and bank_id not in banks_locked_here():
+            # The caller's rows commit with it: posted then. (Not Celery's delay_on_commit:
+            # that would raise from the caller's commit when the broker is down.)
+            # robust: the caller's change is committed whatever happens here.
+            transaction.on_commit(lambda: _hand_to_a_worker(bank_id), robust=True)
+            return {}
+        # The caller holds the bank (or SQLite, where writers take turns): post in its
+        # transaction.
+        return post_all_locked(Bank.objects.select_for_update(no_key=True).get(pk=bank_id))
+    if connection.vendor == "postgresql":
+        first_try = _TRY_POSTING if known_waiting else _TRY_POSTING_IF_WAITING
+        return _post_holding_the_lock(bank_id, first_try=first_try)
+    if not known_waiting and not (waiting(bank_id).exists() or reversals_waiting(bank_id).exists()):
+        return {}
+    return _post_in_transactions(bank_id)
 
 
 def bank_post_pending(*, bank_id: int) -> int:
@@ -447,8 +385,4 @@ def bank_post_pending(*, bank_id: int) -> int:
     at once (that poster posts them). Readings and reconciliation call it before they read the
     meter. System work: no role, the rows were accepted already.
     """
-    if connection.vendor != "postgresql" and not (
-        waiting(bank_id).exists() or reversals_waiting(bank_id).exists()
-    ):
-        return 0
     return len(post_waiting(bank_id, known_waiting=False))

@@ -10,12 +10,12 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit
 from casino.live import after_commit
-from casino.roles import Role, require_role
+from casino.roles import Role
 from jackpot import events
 from jackpot.errors import JackpotError
 from jackpot.models import Bank, MeterReading, ReconciliationAlert
 from jackpot.selectors import bank_get, bank_ids, latest_reading, ledger_totals
-from jackpot.services._base import TOTAL_FIELDS, When
+from jackpot.services._base import TOTAL_FIELDS, When, require_role
 from jackpot.services.posting import bank_post_pending
 
 log = logging.getLogger("jackpot.reconciliation")

@@ -62,3 +62,29 @@ def test_opening_an_open_bank_says_so_in_french(bank, supervisor):
         services.bank_open(bank_id=bank.pk, actor=supervisor)
     assert refused.value.code == "bank_status_unchanged"
     assert refused.value.message.endswith("est déjà ouvert")
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda bank, dealer: services.bank_open(bank_id=bank.pk, actor=dealer),
+        lambda bank, dealer: services.bank_reverse(bank_id=bank.pk, reference="r", actor=dealer),
+        lambda bank, dealer: services.meter_reading_take(bank_id=bank.pk, reason="x", actor=dealer),
+        lambda bank, dealer: services.adjustment_request(
+            bank_id=bank.pk, manager=dealer, reason="x", meter_after_cents=1
+        ),
+        lambda bank, dealer: services.parameter_change_request(
+            bank_id=bank.pk, params={}, reason="x", manager=dealer
+        ),
+    ],
+    ids=["banks", "ledger", "readings", "adjustments", "parameters"],
+)
+def test_a_missing_role_is_a_jackpot_error_with_its_code_and_roles(call, bank, dealer):
+    from casino.errors import RoleRequired
+
+    with translation.override("fr"), pytest.raises(JackpotError) as refused:
+        call(bank, dealer)
+    assert isinstance(refused.value, RoleRequired) and refused.value.http_status == 403
+    assert refused.value.code == "role_required"
+    assert refused.value.params["roles"]
+    assert refused.value.message.startswith("Cette action demande le rôle")

@@ -13,7 +13,6 @@ queued contribution must have its ledger line.
 import multiprocessing as mp
 import time
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, connections
 
@@ -68,34 +67,18 @@ class Command(BaseCommand):
         parser.add_argument("--writers", type=int, default=8)
         parser.add_argument("--per-writer", type=int, default=500)
         parser.add_argument(
-            "--async-commit",
-            action="store_true",
-            help="JACKPOT_ASYNC_COMMIT=True: acceptances commit without waiting for the disk",
-        )
-        parser.add_argument(
             "--publish-inline",
             action="store_true",
             help="embedded profile: publish to the displays inside the posting process",
         )
-        parser.add_argument(
-            "--sync-posting",
-            action="store_true",
-            help="JACKPOT_POSTING_SYNC_COMMIT=True: posting waits for the disk too",
-        )
 
-    def handle(
-        self, *args, what, writers, per_writer, async_commit, sync_posting, publish_inline, **opts
-    ):
+    def handle(self, *args, what, writers, per_writer, publish_inline, **opts):
         if connection.vendor != "postgresql":
             raise CommandError(
                 "jackpot_bench measures PostgreSQL row locking: SQLite serialises every writer "
                 "and the figure would mean nothing. Run it with "
                 "DATABASE_URL=postgres://postgres@127.0.0.1:5432/tapis_bench"
             )
-        if async_commit:
-            settings.JACKPOT_ASYNC_COMMIT = True  # inherited by the forked writers
-        if sync_posting:
-            settings.JACKPOT_POSTING_SYNC_COMMIT = True
         bank, dealer = self._setup()
         from casino.celery import app
 
@@ -110,6 +93,7 @@ class Command(BaseCommand):
         self.publishing = publishing
         run = f"bench-{int(time.time())}"
         connections.close_all()  # children must not share the parent's socket
+        connection.close_pool()  # nor its pool's (DB_POOL_MAX_SIZE): each opens its own
         ctx = mp.get_context("fork")
         barrier = ctx.Barrier(writers + 1)
         results = ctx.Queue()
@@ -208,9 +192,6 @@ class Command(BaseCommand):
         w = self.stdout.write
         w(f"jackpot_bench contributions on PostgreSQL {version}, bank {bank.slug}")
         w(f"  writers (processes)      {writers}")
-        accepts = "off (JACKPOT_ASYNC_COMMIT)" if settings.JACKPOT_ASYNC_COMMIT else "on"
-        posting = "on" if getattr(settings, "JACKPOT_POSTING_SYNC_COMMIT", False) else "off"
-        w(f"  synchronous commit       acceptances {accepts}; posting {posting}")
         w(f"  display publishing       {self.publishing}")
         w(f"  contributions            {total} ({wagers} wagers), {elapsed:.2f} s")
         w(

@@ -323,6 +323,9 @@ class Command(BaseCommand):
         with transaction.atomic():
             # Registered first, so it runs right at commit, before the feed's own callback.
             transaction.on_commit(lambda: stamp.append(time.monotonic()))
+            # The bank held: the contribution is posted in this transaction, so the commit is
+            # the meter's change (otherwise a worker posts it later, off the clock).
+            services.bank_lock_and_post(bank_id)
             services.bank_contribute(
                 bank_id=bank_id,
                 reference=f"bench-{uuid.uuid4().hex}",
