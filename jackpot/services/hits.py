@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino.audit import audit, audit_or_batch
+from casino.audit import audit
 from casino.live import after_commit
 from casino.roles import Role, require_role
 from jackpot import events, feed
@@ -52,7 +52,6 @@ def hit_record(
     amount_cents: int,
     actor,
     reference: str = "",
-    audit_into: list | None = None,
     reseed: bool = True,
 ) -> Hit:
     """A progressive hand won `amount_cents` from the meter.
@@ -63,9 +62,6 @@ def hit_record(
     it stood at their own turn. A top-level hit (100 %) empties the meter; any hit that leaves
     it below the reset amount reseeds it from the reserve. After a top-level hit, an approved
     parameter change applies, before the reseed, so the new cycle starts on the new reset.
-
-    `audit_into`: a list to which the hit's audit entry is added instead of written, for a
-    caller that writes it with its own (casino.audit.audit_many) in the same transaction.
 
     `reseed=False`: the caller records, in the same transaction, another hit of the same round
     next, paid from the meter as this one leaves it (spec/settle.md: seat by seat, "each from
@@ -152,8 +148,7 @@ def hit_record(
             reset = reset_to_seed(bank, when=when, actor=actor, hit=hit, reference=reference)
         hit.meter_after_cents = bank.meter_cents
         hit.save(update_fields=["meter_after_cents"])
-        audit_or_batch(
-            audit_into,
+        audit(
             actor=actor,
             code="jackpot.hit.recorded",
             subject=hit,

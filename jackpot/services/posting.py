@@ -18,8 +18,6 @@ from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit_many
-from casino.bulk import insert_many
-from casino.celery import delay_soon
 from jackpot import feed
 from jackpot.errors import BankNotFound
 from jackpot.models import PPM, Bank, MeterEntry, PendingContribution, PendingReversal
@@ -220,8 +218,7 @@ def _post_contributions(bank: Bank, audits: list) -> dict[int, MeterEntry]:
             }
         )
     seal_lines(bank, entries, ids)
-    # (bank, seq) is unique: seq is within one bank.
-    insert_many(entries, key="seq", include_pk=True)
+    MeterEntry.objects.bulk_create(entries)
     ids = [row[0] for row in rows]
     _link(PendingContribution, ids, [entry.pk for entry in entries])
     return dict(zip(ids, entries, strict=True))
@@ -398,11 +395,9 @@ class _PostAfterCommit:
     """After the caller's commit: its row is posted by a Celery worker, off the table's
     request (the dealer waits for the contribution to be accepted, not for it to be on the
     meter). The worker then plays the writer's part described above: it tries the posting
-    lock and posts, or leaves the row to the poster at work. The task is handed to the broker
-    by this process's hand-off thread (casino.celery.delay_soon), so the request does not wait
-    for Redis either. With eager Celery (the embedded defaults) this process posts, now; with
-    no broker to take the task (Redis down), its hand-off thread posts, as if there were no
-    worker."""
+    lock and posts, or leaves the row to the poster at work. With eager Celery (the embedded
+    defaults) this process posts, now; with no broker to take the task (Redis down), too, as if
+    there were no worker (casino.celery.Task)."""
 
     def __init__(self, bank_id: int) -> None:
         self.bank_id = bank_id
@@ -410,7 +405,7 @@ class _PostAfterCommit:
     def __call__(self) -> None:
         from jackpot.tasks import post_pending
 
-        delay_soon(post_pending, self.bank_id)
+        post_pending.delay_on_commit(self.bank_id)
 
 
 def _post_inside_caller(bank_id: int) -> dict[int, MeterEntry]:
