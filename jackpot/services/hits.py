@@ -53,6 +53,7 @@ def hit_record(
     actor,
     reference: str = "",
     reseed: bool = True,
+    audit_into: list | None = None,  # TRANSITIONAL (tables/services/rounds.py): delete
 ) -> Hit:
     """A progressive hand won `amount_cents` from the meter.
 
@@ -148,7 +149,7 @@ def hit_record(
             reset = reset_to_seed(bank, when=when, actor=actor, hit=hit, reference=reference)
         hit.meter_after_cents = bank.meter_cents
         hit.save(update_fields=["meter_after_cents"])
-        audit(
+        entry = dict(
             actor=actor,
             code="jackpot.hit.recorded",
             subject=hit,
@@ -166,6 +167,10 @@ def hit_record(
                 "parameter_change": change.pk if change else None,
             },
         )
+        if audit_into is not None:  # TRANSITIONAL (tables/services/rounds.py): delete
+            audit_into.append(entry)
+        else:
+            audit(**entry)
         after_commit(lambda: events.hit_recorded.send(sender=Hit, hit_id=hit.pk))
         hit.bank = bank  # the locked instance: the feed takes its next seq from it
         feed.announce_hit(hit, save=False)
