@@ -1,5 +1,6 @@
 """Ids drawn before the INSERT, so that a row's own MAC or digest can cover its id (a copy of
-the row under another id then fails it). The one place the project does this."""
+the row under another id then fails it). The one place the project does this. Hand-written SQL
+on PostgreSQL: `nextval` of the table's sequence, which the ORM cannot reach."""
 
 from django.db import connection
 
