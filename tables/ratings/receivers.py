@@ -3,6 +3,8 @@
 from django.dispatch import receiver
 
 from tables import events as tables_events
+from tables.live import publish_seats
+from tables.ratings import events
 from tables.ratings.services import ratings_close_for_table
 
 
@@ -10,3 +12,9 @@ from tables.ratings.services import ratings_close_for_table
 def on_table_closing(*, table_id, staff, **kwargs):
     # Inside the table's transaction: a failure here keeps the table open (nothing half done).
     ratings_close_for_table(table_id=table_id, staff=staff)
+
+
+@receiver(events.rating_changed, dispatch_uid="ratings.tablet_seats")
+def on_rating_changed(*, table_id, **kwargs):
+    # Sent after commit: the table's tablets show the rated seats' aliases at once.
+    publish_seats(table_id)
