@@ -52,13 +52,10 @@ def play_a_round(table_id: int, seat: int) -> None:
 
 
 def ratings_of_marie() -> list[tuple]:
-    from tables.ratings.models import Rating
     from tables.ratings.selectors import rating_json, ratings_read
 
     found = ratings_read().filter(player__card="400123").order_by("pk")
-    return [
-        (r.seat, r.closed_reason, r.walk_with_cents, rating_json(r)["hands"]) for r in found
-    ]
+    return [(r.seat, r.closed_reason, r.walk_with_cents, rating_json(r)["hands"]) for r in found]
 
 
 def _said(pit) -> str:
@@ -75,14 +72,12 @@ def test_a_rating_is_opened_paused_moved_and_closed_from_the_pit(
     pit_page = browser_page.context.browser.new_context(
         viewport={"width": 1280, "height": 1000}
     ).new_page()
-    Tablet(pit_page, asgi_server.url).sign_in(
-        *SUPERVISOR, language, to=f"/pit/tables/{table_id}/"
-    )
+    Tablet(pit_page, asgi_server.url).sign_in(*SUPERVISOR, language, to=f"/pit/tables/{table_id}/")
     pit = pit_page
     row = '.seat-map tr[data-seat="{}"]'
 
     # Open: a carded player chosen from the list, at seat 1.
-    pit.select_option(f'{row.format(1)} select[name=card]', "400123")
+    pit.select_option(f"{row.format(1)} select[name=card]", "400123")
     pit.click(f'{row.format(1)} form[action$="/ratings/open/"] button')
     pit.wait_for_selector(f"text={done['open']}")
     assert "Marie D." in pit.inner_text(f"{row.format(1)} [data-alias]")
@@ -119,7 +114,10 @@ def test_a_rating_is_opened_paused_moved_and_closed_from_the_pit(
     assert pit.locator(".seat-map tr[data-rating]").count() == 0
 
     # One round counted before the pause, none during it, one after the move.
-    assert asgi_server.run_sync(ratings_of_marie) == [(1, "moved", None, 1), (2, "closed", 15000, 1)]
+    assert asgi_server.run_sync(ratings_of_marie) == [
+        (1, "moved", None, 1),
+        (2, "closed", 15000, 1),
+    ]
     if language == "fr":
         from tests.e2e.test_tablet_language import english_left_on
 
