@@ -44,14 +44,10 @@ def publish_table(table_id: int) -> None:
     group_send(FLOOR_GROUP, floor_event(table_id))
 
 
-def announce_seats(table_id: int) -> None:
-    """Who is rated at the table's seats changed in this transaction (tables.seat_labels)."""
-    after_commit(lambda: publish_seats(table_id))
-
-
 def publish_seats(table_id: int) -> None:
     """The tablet's seat labels now: `{"type": "seats", "seats": {"3": "alias"}}` (a seat
-    without a label is absent). Call it after commit."""
+    without a label is absent). Call it after commit (tables.ratings' `rating_changed` is
+    sent then)."""
     from tables.seat_labels import seat_labels
 
     seats = {str(n): label for n, label in sorted(seat_labels(table_id).items())}

@@ -183,3 +183,17 @@ def test_every_rating_write_tells_the_tablet_after_commit(
         f"tables.table.{table.pk}",
         {"type": "table.message", "payload": {"type": "seats", "seats": {}}},
     ) in sent
+
+
+def test_a_failed_announcement_is_logged_and_the_rating_stays(
+    screen, table, marie, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
+    def down(group, event):
+        raise ConnectionError("the channel layer is down")
+
+    monkeypatch.setattr("tables.live.group_send", down)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = _post(screen, f"/pit/tables/{table.pk}/ratings/open/", seat=2, card=marie.card)
+    assert answer.status_code == 200
+    assert Rating.objects.filter(player=marie, seat=2, closed_at__isnull=True).exists()
+    assert "were not announced" in caplog.text
