@@ -42,3 +42,14 @@ def publish_table(table_id: int) -> None:
         payload = {"type": "table", "table": found}
         group_send(table_group(table_id), {"type": "table.message", "payload": payload})
     group_send(FLOOR_GROUP, floor_event(table_id))
+
+
+def publish_seats(table_id: int) -> None:
+    """The tablet's seat labels now: `{"type": "seats", "seats": {"3": "alias"}}` (a seat
+    without a label is absent). Call it after commit (tables.ratings' `rating_changed` is
+    sent then)."""
+    from tables.seat_labels import seat_labels
+
+    seats = {str(n): label for n, label in sorted(seat_labels(table_id).items())}
+    payload = {"type": "seats", "seats": seats}
+    group_send(table_group(table_id), {"type": "table.message", "payload": payload})

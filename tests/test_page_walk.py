@@ -46,8 +46,23 @@ def played_floor(demo_floor):  # noqa: F811
     summarize_closed_days()
     uth1 = Table.objects.get(name="UTH 1")
     deal_to(Felt(uth1, current_dealer(uth1)), "settled")
-    _identified_player()
+    player = _identified_player()
+    _rated_seat(uth1, player)
     return uth1
+
+
+def _rated_seat(table, player):
+    """The player rated at seat 3: the pit's seat map and the tablet show her alias."""
+    from casino.models import Staff
+    from tables.ratings.services import rating_open
+
+    rating_open(
+        staff=Staff.objects.get(username="inspecteur"),
+        key="walk-rating",
+        table=table.pk,
+        seat=3,
+        player={"card": player.card},
+    )
 
 
 def _identified_player():
@@ -67,6 +82,7 @@ def _identified_player():
         family_name="Dupont",
         document_kind="passport",
     )
+    return player
 
 
 def pages(table) -> list[str]:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables.pit import views
+from tables.pit import rating_views, views
 
 app_name = "pit"
 urlpatterns = [
@@ -15,6 +15,14 @@ urlpatterns = [
     path("tables/<int:table_id>/rotate/", views.dealer_rotate, name="dealer_rotate"),
     path("tables/<int:table_id>/end-assignment/", views.assignment_end, name="assignment_end"),
     path("tables/<int:table_id>/ruleset/", views.table_ruleset, name="table_ruleset"),
+    # Ratings from the table's seat map (issue 28, 2)
+    path("tables/<int:table_id>/ratings/open/", rating_views.rating_open, name="rating_open"),
+    path("ratings/<int:rating_id>/pause/", rating_views.rating_pause, name="rating_pause"),
+    path("ratings/<int:rating_id>/resume/", rating_views.rating_resume, name="rating_resume"),
+    path("ratings/<int:rating_id>/buy-in/", rating_views.rating_buy_in, name="rating_buy_in"),
+    path("ratings/<int:rating_id>/move/", rating_views.rating_move, name="rating_move"),
+    path("ratings/<int:rating_id>/close/", rating_views.rating_close, name="rating_close"),
+    path("ratings/<int:rating_id>/link/", rating_views.player_link_view, name="player_link"),
     path("hits/<int:hit_id>/verify/", views.hit_verify_view, name="hit_verify"),
     path("hits/<int:hit_id>/pay/", views.hit_pay_view, name="hit_pay"),
     path("rounds/<int:round_id>/void/", views.void_decide, name="void_decide"),

@@ -16,7 +16,7 @@ from casino.access import role_required
 from casino.errors import CasinoError
 from casino.ids import db_id
 from casino.money import parse_cents
-from casino.roles import Role
+from casino.roles import Role, has_role
 from jackpot.services import (
     adjustment_approve,
     adjustment_reject,
@@ -31,7 +31,9 @@ from tables.models import Table
 from tables.pit import alerts as pit_alerts
 from tables.pit import live as pit_live
 from tables.pit import selectors
+from tables.pit.seats import carded_players, open_tables, seat_map
 from tables.pit.selectors import PIT_ACTORS, PIT_READERS
+from tables.ratings.models import BuyIn
 from tables.services.rounds import (
     round_correction_approve,
     round_correction_reject,
@@ -171,6 +173,12 @@ def table(request, table_id: int):
             "versions": selectors.ruleset_versions(table),
             "assignment": selectors.current_assignment_of(table.pk),
             "tray": selectors.last_tray_count(table.pk),
+            "seats": seat_map(table),
+            "rates": has_role(request.user, Role.SUPERVISOR),
+            "players": carded_players() if has_role(request.user, Role.SUPERVISOR) else (),
+            "move_to": open_tables(),
+            "instruments": BuyIn.INSTRUMENTS,
+            "key": uuid.uuid4().hex,
         },
     )
 

@@ -224,3 +224,19 @@ def test_the_walk_finds_the_second_persons_pages():
         "pit:adjustment_ask",
         "pit:adjustment_decide",
     } <= names
+
+
+def test_the_walk_finds_the_pits_rating_actions():
+    """Issue 28, 2: the seat map's rating actions are walked like every page (a supervisor
+    writes; every other role is refused)."""
+    found = {pattern_id(p): allowed_roles(p[1]) for p in PROTECTED}
+    for name in (
+        "pit:rating_open",
+        "pit:rating_pause",
+        "pit:rating_resume",
+        "pit:rating_buy_in",
+        "pit:rating_move",
+        "pit:rating_close",
+        "pit:player_link",
+    ):
+        assert found[name] == {Role.SUPERVISOR}, name

@@ -1141,6 +1141,27 @@ function drawMeter(message) {
   $("[data-meter-status]", meter).textContent = table.bank && table.bank.status !== "open" ? words.meter_closed : "";
 }
 
+// A rated seat shows its player's alias (never a name or a card): the page's own at load,
+// then the table's `seats` message after every rating write.
+function drawSeatAliases(seats) {
+  for (const title of document.querySelectorAll("[id^='seat-'][id$='-title']")) {
+    const n = title.id.slice(5, -6);
+    let label = $("[data-seat-alias]", title);
+    const alias = seats[n];
+    if (!alias) {
+      if (label) label.remove();
+      continue;
+    }
+    if (!label) {
+      label = document.createElement("span");
+      label.className = "seat-alias";
+      label.dataset.seatAlias = "";
+      title.append(" ", label);
+    }
+    label.textContent = alias;
+  }
+}
+
 const socket = new TableSocket({
   // The meter's labels come in the page's language.
   url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${root.dataset.wsPath}?language=${page.money.language}`,
@@ -1154,7 +1175,8 @@ const socket = new TableSocket({
     else if (message.type === "table" && message.table) {
       table = message.table;
       render();
-    } else if (["meter", "status", "hit"].includes(message.type)) drawMeter(message);
+    } else if (message.type === "seats" && message.seats) drawSeatAliases(message.seats);
+    else if (["meter", "status", "hit"].includes(message.type)) drawMeter(message);
   },
 });
 
