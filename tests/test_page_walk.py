@@ -47,7 +47,24 @@ def played_floor(demo_floor):  # noqa: F811
     uth1 = Table.objects.get(name="UTH 1")
     deal_to(Felt(uth1, current_dealer(uth1)), "settled")
     _identified_player()
+    _rated_with_cash(uth1)
     return uth1
+
+
+def _rated_with_cash(table):
+    """Marie rated at the table with a cash buy-in above the French threshold (the comp and
+    anti-money-laundering pages)."""
+    from casino.models import Staff
+    from tables.ratings import services
+
+    supervisor = Staff.objects.get(username="inspecteur")
+    body = services.rating_open(
+        staff=supervisor, key="walk-open", table=table.pk, seat=7, player={"card": "400123"}
+    ).body
+    services.rating_buy_in(
+        rating_id=body["id"], staff=supervisor, key="walk-cash", amount_cents=250_000,
+        instrument="cash",
+    )  # fmt: skip
 
 
 def _identified_player():
@@ -71,12 +88,16 @@ def _identified_player():
 
 def pages(table) -> list[str]:
     from jackpot.models import Bank
-    from tables.ratings.models import Player
+    from tables.ratings.models import Player, Rating
 
     bank = Bank.objects.first()
     player = Player.objects.order_by("pk").first()
     players = ["/players/"] + (
         [f"/players/{player.pk}/", f"/players/{player.pk}/identity/"] if player else []
+    )
+    rating = Rating.objects.order_by("pk").first()
+    players += ["/comps/", "/comps/report/", "/compliance/aml/"] + (
+        [f"/comps/rating/{rating.pk}/"] if rating else []
     )
     return players + [
         "/",

@@ -347,7 +347,7 @@ class CompSettings(models.Model):
         related_name="comp_settings",
     )
     budget_percent = models.PositiveSmallIntegerField(
-        _("comp budget (% of the rating's theo)"), default=30
+        _("comp budget (percent of the rating's theo)"), default=30
     )
     supervisor_limit_cents = models.PositiveBigIntegerField(
         _("a supervisor grants alone up to (cents)"), default=10_000

@@ -40,7 +40,7 @@ class Migration(migrations.Migration):
             name='CompSettings',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('budget_percent', models.PositiveSmallIntegerField(default=30, verbose_name="comp budget (% of the rating's theo)")),
+                ('budget_percent', models.PositiveSmallIntegerField(default=30, verbose_name="comp budget (percent of the rating's theo)")),
                 ('supervisor_limit_cents', models.PositiveBigIntegerField(default=10000, verbose_name='a supervisor grants alone up to (cents)')),
                 ('host_limit_cents', models.PositiveBigIntegerField(default=50000, verbose_name='a host grants alone up to (cents)')),
                 ('property', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='comp_settings', to='casino.property', verbose_name='property')),
