@@ -235,10 +235,7 @@ def comp_report(*, staff, prop, year: int, month: int) -> dict:
     it is audited."""
     if not may_prepare_report(staff):
         raise RoleRequired(
-            _(
-                "The comp report is prepared by an auditor who can neither grant nor receive "
-                "comps."
-            ),
+            _("The comp report is prepared by an auditor who can neither grant nor receive comps."),
             code="comp_report_refused",
         )
     start, end = month_bounds(prop, year, month)

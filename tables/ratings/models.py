@@ -411,7 +411,8 @@ class Comp(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(amount_cents__gt=0), name="comp_positive"),
             models.CheckConstraint(
-                condition=Q(status__in=["granted", "awaiting", "declined"]), name="comp_status_known"
+                condition=Q(status__in=["granted", "awaiting", "declined"]),
+                name="comp_status_known",
             ),
             # Nobody approves their own comp, in the database too.
             models.CheckConstraint(
