@@ -134,6 +134,11 @@ CODES = {
     "ratings.rating.table_closed": _("Rating closed with its table"),
     "ratings.feed_token.issued": _("Ratings feed token issued"),
     "ratings.feed_token.revoked": _("Ratings feed token revoked"),
+    "ratings.comp.issued": _("Comp issued"),
+    "ratings.comp.approved": _("Comp approved"),
+    "ratings.comp.declined": _("Comp declined"),
+    "ratings.comp_report.prepared": _("Monthly comp report prepared"),
+    "ratings.aml_log.viewed": _("Anti-money-laundering log read"),
 }
 
 ADMIN_VERBS = {

@@ -18,6 +18,8 @@ ENTRIES = (
     ("/staff/locked-pins/", _("Locked PINs")),
     ("/reports/", _("Reports")),
     ("/players/", _("Players")),
+    ("/comps/", _("Comps")),
+    ("/compliance/aml/", _("Anti-money-laundering log")),
 )
 
 

@@ -12,8 +12,8 @@ from django.utils import timezone
 from casino import clock
 
 # The pages that print times for people: the admin, the display tokens, the PIN locks, the
-# player file.
-PREFIXES = ("/admin/", "/jackpot/displays/", "/staff/locked-pins/", "/players/")
+# player file, the comps.
+PREFIXES = ("/admin/", "/jackpot/displays/", "/staff/locked-pins/", "/players/", "/comps/")
 
 
 def property_zone() -> zoneinfo.ZoneInfo | None:

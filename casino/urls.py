@@ -11,4 +11,6 @@ urlpatterns = [
     path("pit/", include("tables.pit.urls")),
     path("reports/", include("tables.accounting.urls")),
     path("players/", include("tables.ratings.urls_players")),
+    path("comps/", include("tables.ratings.urls_comps")),
+    path("compliance/", include("tables.ratings.urls_compliance")),
 ]

@@ -52,17 +52,19 @@ def played_floor(demo_floor):  # noqa: F811
 
 
 def _rated_seat(table, player):
-    """The player rated at seat 3: the pit's seat map and the tablet show her alias."""
+    """The player rated at seat 3 with a cash buy-in above the French threshold: the pit's
+    seat map and the tablet show her alias; the comp and anti-money-laundering pages have her."""
     from casino.models import Staff
-    from tables.ratings.services import rating_open
+    from tables.ratings import services
 
-    rating_open(
-        staff=Staff.objects.get(username="inspecteur"),
-        key="walk-rating",
-        table=table.pk,
-        seat=3,
-        player={"card": player.card},
-    )
+    supervisor = Staff.objects.get(username="inspecteur")
+    body = services.rating_open(
+        staff=supervisor, key="walk-rating", table=table.pk, seat=3, player={"card": player.card}
+    ).body
+    services.rating_buy_in(
+        rating_id=body["id"], staff=supervisor, key="walk-cash", amount_cents=250_000,
+        instrument="cash",
+    )  # fmt: skip
 
 
 def _identified_player():
@@ -87,12 +89,16 @@ def _identified_player():
 
 def pages(table) -> list[str]:
     from jackpot.models import Bank
-    from tables.ratings.models import Player
+    from tables.ratings.models import Player, Rating
 
     bank = Bank.objects.first()
     player = Player.objects.order_by("pk").first()
     players = ["/players/"] + (
         [f"/players/{player.pk}/", f"/players/{player.pk}/identity/"] if player else []
+    )
+    rating = Rating.objects.order_by("pk").first()
+    players += ["/comps/", "/comps/report/", "/compliance/aml/"] + (
+        [f"/comps/rating/{rating.pk}/"] if rating else []
     )
     return players + [
         "/",

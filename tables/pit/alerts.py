@@ -66,6 +66,7 @@ SEVERITY = {
     Kind.MANY_VOIDS: Severity.WARNING,
     Kind.VARIANCE: Severity.CRITICAL,
     Kind.EXCLUDED_PLAYER: Severity.CRITICAL,
+    Kind.AML_IDENTITY: Severity.CRITICAL,
 }
 
 
@@ -270,6 +271,7 @@ TITLES = {
     Kind.MANY_VOIDS: gettext_lazy("Many voids by %(dealer)s"),
     Kind.VARIANCE: gettext_lazy("Counted and computed win differ at %(table)s"),
     Kind.EXCLUDED_PLAYER: gettext_lazy("Excluded player at %(table)s"),
+    Kind.AML_IDENTITY: gettext_lazy("Identity needed: %(alias)s at %(table)s"),
 }
 
 DETAILS = {
@@ -313,6 +315,10 @@ DETAILS = {
     Kind.EXCLUDED_PLAYER: gettext_lazy(
         "%(staff)s tried to rate %(alias)s at seat %(seat)s, who is %(status)s: the rating was "
         "refused. Ask them to leave the game."
+    ),
+    Kind.AML_IDENTITY: gettext_lazy(
+        "%(alias)s has brought %(amount)s in cash on gaming day %(gaming_date)s, above "
+        "%(threshold)s, and no identity is on file: compliance records it before play goes on."
     ),
 }
 
@@ -798,6 +804,31 @@ def excluded_player_alert_raise(*, player_id: int, table_id: int, seat: int, sta
             "status": player.status,
             "seat": seat,
             "staff": str(staff) if staff else "",
+        },
+        subject=player,
+    )
+
+
+def aml_identity_alert_raise(*, player_id: int, table_id: int, at: dt.datetime):
+    """A cash buy-in took a player over an anti-money-laundering threshold that needs their
+    identity, and none is on file: the pit is told (one open alert per player and gaming
+    day). Acknowledging it needs a note, like any alert."""
+    from tables.ratings.aml_log import player_day_check
+
+    check = player_day_check(player_id=player_id, at=at)
+    if check is None or not check.day.identity_missing:
+        return None
+    player, day = check.player, check.day
+    return alert_raise(
+        kind=Kind.AML_IDENTITY,
+        key=f"aml_identity:{player_id}:{day.gaming_date.isoformat()}",
+        table=Table.objects.filter(pk=table_id).first(),
+        params={
+            "alias": player.alias,
+            "gaming_date": day.gaming_date.isoformat(),
+            "amount_cents": day.cash_in_cents,
+            "threshold_cents": check.threshold_cents,
+            "crossed": list(day.crossed),
         },
         subject=player,
     )

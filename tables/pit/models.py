@@ -34,6 +34,7 @@ class Alert(models.Model):
         MANY_VOIDS = "many_voids", _("many voids")
         VARIANCE = "variance", _("win variance")
         EXCLUDED_PLAYER = "excluded_player", _("barred or self-excluded player")
+        AML_IDENTITY = "aml_identity", _("cash threshold crossed without identity")
 
     class Severity(models.TextChoices):
         INFO = "info", _("information")

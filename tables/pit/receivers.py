@@ -107,3 +107,9 @@ def on_excluded_player_refused(*, player_id, table_id, seat, staff_id, **kwargs)
     alerts.excluded_player_alert_raise(
         player_id=player_id, table_id=table_id, seat=seat, staff_id=staff_id
     )
+
+
+@receiver(ratings_events.cash_in_recorded, dispatch_uid="pit.alerts.aml_identity")
+@_logged
+def on_cash_in_recorded(*, player_id, table_id, at, **kwargs):
+    alerts.aml_identity_alert_raise(player_id=player_id, table_id=table_id, at=at)

@@ -1,7 +1,7 @@
 from django.contrib import admin
 
 from casino.admin_audit import AuditedModelAdmin
-from tables.ratings.models import ComplianceSettings
+from tables.ratings.models import ComplianceSettings, CompSettings
 
 
 @admin.register(ComplianceSettings)
@@ -10,6 +10,18 @@ class ComplianceSettingsAdmin(AuditedModelAdmin):
     every change audited; the country's defaults are filled in on first use."""
 
     list_display = ("property", "country", "marketing_retention_years", "aml_retention_years")
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(CompSettings)
+class CompSettingsAdmin(AuditedModelAdmin):
+    """Managers set the comp budget (a share of a rating's theo) and what a supervisor or a
+    host grants alone, every change audited (25 CFR 543.13: limits and their changes
+    documented); the defaults are filled in on first use."""
+
+    list_display = ("property", "budget_percent", "supervisor_limit_cents", "host_limit_cents")
 
     def has_delete_permission(self, request, obj=None):
         return False

@@ -334,3 +334,93 @@ class FeedToken(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class CompSettings(models.Model):
+    """The property's comp policy: a rating's budget as a share of its theo, and how much a
+    supervisor or a host grants alone (above it, a second person approves)."""
+
+    property = models.OneToOneField(
+        "casino.Property",
+        verbose_name=_("property"),
+        on_delete=models.PROTECT,
+        related_name="comp_settings",
+    )
+    budget_percent = models.PositiveSmallIntegerField(
+        _("comp budget (percent of the rating's theo)"), default=30
+    )
+    supervisor_limit_cents = models.PositiveBigIntegerField(
+        _("a supervisor grants alone up to (cents)"), default=10_000
+    )
+    host_limit_cents = models.PositiveBigIntegerField(
+        _("a host grants alone up to (cents)"), default=50_000
+    )
+
+    class Meta:
+        verbose_name = _("comp settings")
+        verbose_name_plural = _("comp settings")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(budget_percent__lte=100), name="comp_budget_percent_at_most_100"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.property)
+
+
+class Comp(models.Model):
+    """A complimentary (a meal, a room, a show) granted on a rating, within its budget.
+    Above the issuer's limit it waits for a second person's approval."""
+
+    GRANTED, AWAITING, DECLINED = "granted", "awaiting", "declined"
+    STATUSES = [
+        (GRANTED, _("granted")),
+        (AWAITING, _("awaiting approval")),
+        (DECLINED, _("declined")),
+    ]
+
+    rating = models.ForeignKey(
+        Rating, verbose_name=_("rating"), on_delete=models.PROTECT, related_name="comps"
+    )
+    amount_cents = models.BigIntegerField(_("value (cents)"))
+    description = models.CharField(_("what"), max_length=120)
+    status = models.CharField(_("status"), max_length=10, choices=STATUSES)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("issued by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    issued_at = models.DateTimeField(_("issued at"))
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("approved or declined by"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(_("approved or declined at"), null=True, blank=True)
+    decision_note = models.CharField(_("reason"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("comp")
+        verbose_name_plural = _("comps")
+        ordering = ["-issued_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount_cents__gt=0), name="comp_positive"),
+            models.CheckConstraint(
+                condition=Q(status__in=["granted", "awaiting", "declined"]),
+                name="comp_status_known",
+            ),
+            # Nobody approves their own comp, in the database too.
+            models.CheckConstraint(
+                condition=Q(decided_by__isnull=True) | ~Q(decided_by=models.F("issued_by")),
+                name="comp_decided_by_another",
+            ),
+        ]
+        indexes = [models.Index(fields=["issued_at", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.rating_id} {self.description} {self.amount_cents}"

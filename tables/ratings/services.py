@@ -160,6 +160,17 @@ def _changed(rating: Rating) -> None:
     after_commit(lambda: events.rating_changed.send(sender=Rating, table_id=table_id))
 
 
+def _cash_in_recorded(rating: Rating, at) -> None:
+    # After commit: the anti-money-laundering check reads the committed cash of the day, and
+    # a check that fails never undoes the buy-in.
+    player_id, table_id = rating.player_id, rating.table_id
+    after_commit(
+        lambda: events.cash_in_recorded.send(
+            sender=BuyIn, player_id=player_id, table_id=table_id, at=at
+        )
+    )
+
+
 def rating_open(*, staff: Staff, key, table, seat, player) -> RoundWrite:
     """A supervisor opens a rating for a carded or an anonymous player at an open table."""
     require_role(staff, Role.SUPERVISOR)
@@ -306,6 +317,8 @@ def rating_buy_in(*, rating_id, staff: Staff, key, amount_cents, instrument) -> 
             subject=rating,
             data={"amount_cents": amount_cents, "instrument": instrument},
         )
+        if instrument == BuyIn.CASH:
+            _cash_in_recorded(rating, now)
         return 200, rating
 
     request = {"amount_cents": amount_cents, "instrument": instrument}

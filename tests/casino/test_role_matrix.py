@@ -187,6 +187,33 @@ def _player_page(person, world):
     return page("players:detail", world.player.pk)(person, world)
 
 
+def _comp_issue(person, world):
+    from casino.errors import NotFound
+    from tables.ratings.comps import comp_issue
+
+    try:  # past the role's gate, the rating is looked up: no such rating
+        comp_issue(staff=person, rating_id=0, amount_cents=100, description="Dinner")
+    except NotFound:
+        pass
+
+
+def _comp_approve(person, world):
+    from casino.errors import NotFound
+    from tables.ratings.comps import comp_approve
+
+    try:
+        comp_approve(staff=person, comp_id=0)
+    except NotFound:
+        pass
+
+
+def _comp_report(person, world):
+    from casino.clock import current_property
+    from tables.ratings.comps import comp_report
+
+    comp_report(staff=person, prop=current_property(), year=2026, month=11)
+
+
 # action (as docs/reference/roles.md says it) -> (roles that may, how it is tried)
 ROLE_MATRIX = {
     "Open the floor pages (`/tables/`)": ({D, S, M, A}, page("tables:table_list")),
@@ -231,6 +258,13 @@ ROLE_MATRIX = {
         {C},
         service(_access_request),
     ),
+    "Issue a comp, within one's role's limit (`comp_issue`)": ({S, H}, service(_comp_issue)),
+    "Approve or decline a comp above the issuer's limit (`comp_approve`)": (
+        {M},
+        service(_comp_approve),
+    ),
+    "Prepare the monthly comp report (`comp_report`)": ({A}, service(_comp_report)),
+    "Read the anti-money-laundering log (`/compliance/aml/`)": ({A, C}, page("compliance:aml")),
 }
 
 CELLS = [(action, role) for action in ROLE_MATRIX for role in COLUMNS]

@@ -499,6 +499,9 @@ def one_of_each_kind(table, dealer) -> list[Alert]:
                         "threshold_cents": 10_000},
         Kind.EXCLUDED_PLAYER: {"alias": "Blue cap", "status": "barred", "seat": 3,
                                "staff": "Martin"},
+        Kind.AML_IDENTITY: {"alias": "Blue cap", "gaming_date": "2026-12-01",
+                            "amount_cents": 250_000, "threshold_cents": 200_000,
+                            "crossed": ["identity"]},
     }  # fmt: skip
     assert set(made) == set(Kind)
     return [

@@ -1,0 +1,148 @@
+"""The comp and anti-money-laundering pages, in both languages: who sees and does what, the
+forms driving the services, the refusals shown as messages."""
+
+import datetime as dt
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from casino.audit import seal_pending
+from casino.models import AuditEntry
+from casino.roles import Role
+from tables.ratings import comps
+from tables.ratings.models import BuyIn, Comp, Rating
+from tests.factories import make_staff
+from tests.tables.ratings.conftest import rate
+
+THEO = 1_000_000
+
+
+@pytest.fixture(autouse=True)
+def theo(monkeypatch):
+    monkeypatch.setattr(comps, "rating_theo_cents", lambda rating: THEO)
+
+
+@pytest.fixture
+def rating(felt, supervisor, marie):
+    return Rating.objects.get(pk=rate(supervisor, felt.table, 1, card="400123")["id"])
+
+
+def client_of(staff, language="en") -> Client:
+    staff.language = language
+    staff.save(update_fields=["language"])
+    client = Client()
+    client.force_login(staff)
+    return client
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_host_issues_a_comp_from_the_ratings_page(rating, language):
+    host = make_staff(Role.HOST)
+    client = client_of(host, language)
+    page = client.get(f"/comps/rating/{rating.pk}/")
+    assert page.status_code == 200
+    assert 'class="comp-issue"' in page.content.decode()
+    amount = "120,50" if language == "fr" else "120.50"
+    answer = client.post(
+        f"/comps/rating/{rating.pk}/issue/", {"amount": amount, "description": "Dîner"}
+    )
+    assert answer.status_code == 302
+    comp = Comp.objects.get()
+    assert (comp.amount_cents, comp.status, comp.issued_by) == (12_050, Comp.GRANTED, host)
+    shown = client.get(f"/comps/rating/{rating.pk}/").content.decode()
+    word = "Gratuité accordée." if language == "fr" else "Comp granted."
+    assert word in shown
+
+
+def test_a_refusal_is_shown_and_nothing_is_written(rating):
+    client = client_of(make_staff(Role.SUPERVISOR))
+    client.post(f"/comps/rating/{rating.pk}/issue/", {"amount": "5000", "description": "Suite"})
+    page = client.get(f"/comps/rating/{rating.pk}/").content.decode()
+    assert "exceed the rating" in page
+    assert not Comp.objects.exists()
+
+
+def test_a_manager_approves_from_the_page_and_the_issuer_cannot(rating, supervisor):
+    comp = comps.comp_issue(
+        staff=supervisor, rating_id=rating.pk, amount_cents=20_000, description="Show"
+    )
+    both = make_staff(Role.SUPERVISOR, Role.MANAGER)
+    own = comps.comp_issue(staff=both, rating_id=rating.pk, amount_cents=20_000, description="Spa")
+    manager = client_of(make_staff(Role.MANAGER))
+    assert f'data-comp="{comp.pk}"' in manager.get("/comps/").content.decode()
+    manager.post(f"/comps/{comp.pk}/approve/")
+    comp.refresh_from_db()
+    assert comp.status == Comp.GRANTED
+    issuer = client_of(both)
+    issuer.post(f"/comps/{own.pk}/approve/")
+    own.refresh_from_db()
+    assert own.status == Comp.AWAITING
+    assert "does not approve it" in issuer.get(f"/comps/rating/{rating.pk}/").content.decode()
+
+
+def test_declining_needs_a_reason(rating, supervisor):
+    comp = comps.comp_issue(
+        staff=supervisor, rating_id=rating.pk, amount_cents=20_000, description="Show"
+    )
+    manager = client_of(make_staff(Role.MANAGER))
+    manager.post(f"/comps/{comp.pk}/decline/", {"note": ""})
+    assert Comp.objects.get(pk=comp.pk).status == Comp.AWAITING
+    manager.post(f"/comps/{comp.pk}/decline/", {"note": "Not a regular"})
+    assert Comp.objects.get(pk=comp.pk).status == Comp.DECLINED
+
+
+@pytest.mark.parametrize(
+    ("roles", "status"),
+    [
+        ((Role.AUDITOR,), 200),
+        ((Role.AUDITOR, Role.HOST), 403),
+        ((Role.HOST,), 403),
+        ((Role.MANAGER,), 403),
+        ((Role.COMPLIANCE,), 403),
+    ],
+)
+def test_the_monthly_report_is_for_an_auditor_who_neither_grants_nor_receives(
+    rating, supervisor, roles, status
+):
+    comps.comp_issue(staff=supervisor, rating_id=rating.pk, amount_cents=5_000, description="Bar")
+    client = client_of(make_staff(*roles))
+    month = Comp.objects.get().issued_at.strftime("%Y-%m")
+    answer = client.get(f"/comps/report/?month={month}")
+    assert answer.status_code == status
+    if status == 200:
+        assert "data-comp=" in answer.content.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_compliance_reads_the_log_of_a_gaming_day_audited(
+    rating, supervisor, casino_property, language
+):
+    BuyIn.objects.create(
+        rating=rating, amount_cents=250_000, instrument=BuyIn.CASH, at=rating.opened_at,
+        by=supervisor,
+    )  # fmt: skip
+    day = casino_property.gaming_date(rating.opened_at)
+    officer = make_staff(Role.COMPLIANCE)
+    client = client_of(officer, language)
+    page = client.get(f"/compliance/aml/?date={day.isoformat()}")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert 'data-cash-in="250000"' in text and 'data-crossed="identity"' in text
+    assert 'data-identity="no"' in text
+    with translation.override(language):
+        assert ("non" if language == "fr" else "no: required") in text
+    empty = client.get(f"/compliance/aml/?date={(day - dt.timedelta(days=3)).isoformat()}")
+    assert 'data-player="' not in empty.content.decode()
+    seal_pending()
+    assert AuditEntry.objects.filter(code="ratings.aml_log.viewed", actor=officer).count() == 2
+
+
+@pytest.mark.parametrize("role", [Role.DEALER, Role.SUPERVISOR, Role.HOST, Role.MANAGER])
+def test_the_log_is_for_compliance_and_auditors_only(db, role):
+    assert client_of(make_staff(role)).get("/compliance/aml/").status_code == 403
+
+
+@pytest.mark.parametrize("role", [Role.DEALER, Role.COMPLIANCE])
+def test_dealers_and_compliance_see_no_comps(db, role):
+    assert client_of(make_staff(role)).get("/comps/").status_code == 403
