@@ -1,5 +1,6 @@
 """The display feed's socket: check the token, join the bank's group, record the screen,
 send a snapshot, then forward what the bank announces, with a heartbeat. Displays only listen.
+`_last_sweep` (per process) stays: it prunes dead servers' screens where no beat runs (embedded).
 
 The heartbeat also reads the database, so that the feed stays true whatever the channel
 layer lost (the in-memory layer never hears another process; Redis may drop a message): a
@@ -155,7 +156,7 @@ class DisplayFeedConsumer(AsyncJsonWebsocketConsumer):
 
     async def feed_message(self, event):
         if event["seq"] < self.last_seq:
-            return  # an older coalesced meter overtaken by a newer message
+            return  # an older meter overtaken by a newer message
         self.last_seq = event["seq"]
         if event.get("status"):
             self.status = event["status"]

@@ -4,21 +4,18 @@ Services call `announce_*` inside their transaction while holding the bank row's
 feed sequence number is taken there, so `seq` follows commit order and survives restarts
 (it lives on the bank row). Nothing leaves before commit.
 
-`hit` and `status` messages are sent as they were committed. `meter` messages are coalesced:
-after commit we only raise a per-bank "pending" flag and queue `publish_meter`, which clears
-the flag and THEN reads the bank's committed row. A commit that finds the flag raised is
-therefore always covered by a read that happens after it, so a burst of commits collapses to
-a few messages and the last one always carries the committed value.
+`hit` and `status` messages are sent as they were committed. A `meter` change queues, after
+commit, one `publish_meter`, which reads the bank's committed row: the last publish after a
+change carries the committed value, and a display drops a message older than one it applied
+(`seq`), so a burst of publishes never shows an older meter.
 
 Sending from sync code and after commit is casino.live's (one publish loop per process).
 """
 
 import datetime as dt
 import json
-import threading
 
 from celery import shared_task
-from django.conf import settings
 
 from casino import live
 from jackpot.models import Bank, Hit
@@ -26,8 +23,6 @@ from jackpot.selectors import level_amount_cents
 
 RECENT_HITS = 5
 LANGUAGES = ("fr", "en")  # a display speaks one of these (DisplayToken.language)
-# A queued publish that is lost (worker killed) must not silence the meter for long.
-PENDING_FLAG_SECONDS = 10
 
 
 def feed_group(slug: str) -> str:
@@ -163,78 +158,18 @@ def announce_status(bank: Bank, *, save: bool = True) -> None:
     live.after_commit(lambda: send_to_group(bank.slug, payload))
 
 
-# --- meter coalescing ----------------------------------------------------------------------
-
-
-class _LocalFlags:
-    """Pending flags for the embedded profile (one process, eager tasks)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._raised: set[str] = set()
-
-    def raise_flag(self, key: str) -> bool:
-        with self._lock:
-            if key in self._raised:
-                return False
-            self._raised.add(key)
-            return True
-
-    def clear(self, key: str) -> None:
-        with self._lock:
-            self._raised.discard(key)
-
-
-class _RedisFlags:
-    """Pending flags shared by every ASGI and Celery process."""
-
-    def __init__(self, url: str) -> None:
-        import redis
-
-        self._redis = redis.Redis.from_url(url)
-
-    def raise_flag(self, key: str) -> bool:
-        return bool(self._redis.set(key, "1", nx=True, ex=PENDING_FLAG_SECONDS))
-
-    def clear(self, key: str) -> None:
-        self._redis.delete(key)
-
-
-_flags_by_url: dict[str, object] = {}
-
-
-def _flags():
-    url = "" if _eager() else settings.REDIS_URL
-    if url not in _flags_by_url:
-        _flags_by_url[url] = _RedisFlags(url) if url else _LocalFlags()
-    return _flags_by_url[url]
-
-
-def _eager() -> bool:
-    from casino.celery import app
-
-    return bool(app.conf.task_always_eager)
-
-
-def _flag_key(slug: str) -> str:
-    return f"tapis:jackpot:meter-pending:{slug}"
+# --- meter publishing ----------------------------------------------------------------------
 
 
 def request_meter_publish(slug: str) -> None:
-    """After a commit that changed the meter: queue one publish unless one is already queued."""
-    flags = _flags()
-    key = _flag_key(slug)
-    if not flags.raise_flag(key):
-        return  # the queued publish clears the flag, then reads: it will see this commit
-    # With the broker down, this process publishes itself (casino.celery.Task), and the flag
-    # is cleared by the publish as always.
+    """After a commit that changed the meter: queue a publish of the committed value. With the
+    broker down, this process publishes itself (casino.celery.Task)."""
     publish_meter.delay_on_commit(slug)
 
 
 @shared_task(name="jackpot.feed.publish_meter", ignore_result=True)
 def publish_meter(slug: str) -> None:
-    """Send the bank's committed meter to its displays (coalesces a burst of commits)."""
-    _flags().clear(_flag_key(slug))
+    """Send the bank's committed meter to its displays."""
     bank = Bank.objects.filter(slug=slug).first()
     if bank is not None:
         send_to_group(slug, meter_message(bank))

@@ -23,14 +23,14 @@ def bank_get(bank_id: int) -> Bank:
     try:
         return Bank.objects.get(pk=bank_id)
     except (Bank.DoesNotExist, ValueError, TypeError):
-        raise BankNotFound(_("there is no progressive bank #%(id)s") % {"id": bank_id}) from None
+        raise BankNotFound(_("There is no progressive bank #%(id)s.") % {"id": bank_id}) from None
 
 
 def bank_by_slug(slug: str) -> Bank:
     try:
         return Bank.objects.get(slug=slug)
     except Bank.DoesNotExist:
-        raise BankNotFound(_("there is no progressive bank %(slug)s") % {"slug": slug}) from None
+        raise BankNotFound(_("There is no progressive bank %(slug)s.") % {"slug": slug}) from None
 
 
 def bank_ids() -> list[int]:
@@ -48,7 +48,7 @@ def level_amount(bank: Bank, level: str) -> int:
     if tier is None:
         known = ", ".join(t["level"] for t in bank.levels)
         raise UnknownLevel(
-            _("%(bank)s has no level %(level)s (levels: %(known)s)")
+            _("%(bank)s has no level %(level)s (its levels: %(known)s).")
             % {"bank": bank.name, "level": level, "known": known}
         )
     return level_amount_cents(bank.meter_cents, tier["percent"])

@@ -90,7 +90,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(event["payload"])
 
     async def feed_message(self, event):
-        """The bank's feed: a ready string per language; an older coalesced meter is dropped."""
+        """The bank's feed: a ready string per language; an older meter is dropped."""
         if event["seq"] < self.meter_seq:
             return
         self.meter_seq = event["seq"]

@@ -5,6 +5,7 @@ a seat no table has, or an amount no column holds must never reach the database 
 would be a TypeError, a DataError or an overflow halfway through a hit).
 """
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from casino.ids import db_id
@@ -25,7 +26,7 @@ def is_whole(value: object) -> bool:
 def bank_id_checked(bank_id: object) -> int:
     if not is_whole(bank_id) or db_id(bank_id) is None:
         raise JackpotError(
-            _("there is no progressive bank #%(id)s") % {"id": shown(bank_id)},
+            _("There is no progressive bank #%(id)s.") % {"id": shown(bank_id)},
             code="bank_not_found",
         )
     return bank_id
@@ -35,8 +36,8 @@ def text_checked(value: object, *, what: str, max_length: int, code: str) -> str
     """A text the database keeps in a column of `max_length`: a string, no NUL byte."""
     if not isinstance(value, str) or "\x00" in value or len(value) > max_length:
         raise JackpotError(
-            _("%(what)s must be text of at most %(max)s characters, without control bytes")
-            % {"what": what, "max": max_length},
+            _("%(what)s must be text of at most %(max)s characters, without control characters.")
+            % {"what": capfirst(what), "max": max_length},
             code=code,
         )
     return value
@@ -45,8 +46,8 @@ def text_checked(value: object, *, what: str, max_length: int, code: str) -> str
 def cents_checked(value: object, *, what: str, code: str, minimum: int = 0) -> int:
     if not is_whole(value) or not minimum <= value <= MAX_CENTS:
         raise JackpotError(
-            _("%(what)s must be a whole number of cents from %(min)s to %(max)s (got %(value)s)")
-            % {"what": what, "min": minimum, "max": MAX_CENTS, "value": shown(value)},
+            _("%(what)s must be a whole number of cents from %(min)s to %(max)s (got %(value)s).")
+            % {"what": capfirst(what), "min": minimum, "max": MAX_CENTS, "value": shown(value)},
             code=code,
         )
     return value

@@ -28,7 +28,7 @@ def adjustment_request(
     """A manager asks to set the meter (or reserve, or overflow) to a stated value."""
     require_role(manager, Role.MANAGER)
     if not isinstance(reason, str) or not reason.strip():
-        raise InvalidAdjustment(_("an adjustment needs a reason"))
+        raise InvalidAdjustment(_("A meter adjustment needs its reason."))
     targets = adjustment_targets(
         meter_after_cents=meter_after_cents,
         reserve_after_cents=reserve_after_cents,
@@ -36,7 +36,7 @@ def adjustment_request(
     )
     bank = Bank.objects.filter(pk=bank_id_checked(bank_id)).first()
     if bank is None:
-        raise InvalidAdjustment(_("there is no such bank"))
+        raise InvalidAdjustment(_("There is no such progressive bank."))
     with transaction.atomic():
         asked = AdjustmentRequest.objects.create(
             bank=bank,
@@ -62,10 +62,10 @@ def _open_for_update(adjustment_id) -> AdjustmentRequest:
         .first()
     )
     if asked is None:
-        raise AdjustmentNotFound(_("there is no meter adjustment #%(id)s") % {"id": adjustment_id})
+        raise AdjustmentNotFound(_("There is no meter adjustment #%(id)s.") % {"id": adjustment_id})
     if asked.state != AdjustmentRequest.State.REQUESTED:
         raise AdjustmentClosed(
-            _("meter adjustment #%(id)s is %(state)s: it cannot be decided again")
+            _("Meter adjustment #%(id)s is %(state)s: it cannot be decided again.")
             % {"id": asked.pk, "state": asked.get_state_display()}
         )
     return asked

@@ -41,7 +41,9 @@ def bank_create(*, slug: str, name: str, manager, name_en: str = "", **params) -
     params.setdefault("wager_cents", 100)
     clean = validate_parameters(params)
     if not slug or Bank.objects.filter(slug=slug).exists():
-        raise InvalidParameters(_("the bank code %(slug)r is empty or taken") % {"slug": slug})
+        raise InvalidParameters(
+            _("The bank code %(slug)r is empty or already taken: choose another.") % {"slug": slug}
+        )
     with transaction.atomic():
         bank = Bank.objects.create(
             slug=slug, name=name, name_en=name_en, status=Bank.Status.CLOSED, **clean
@@ -65,7 +67,7 @@ def _set_status(*, bank_id: int, actor, to: str, reason: str) -> Bank:
             changed = move(bank, to, field="status", status_reason=(reason or "").strip()[:120])
         except TransitionRefused:
             raise BankStatusUnchanged(
-                _("%(bank)s is already %(status)s")
+                _("%(bank)s is already %(status)s: there is nothing to change.")
                 % {"bank": bank.name, "status": Bank.Status(to).label}
             ) from None
         bank.save(update_fields=changed)

@@ -79,7 +79,7 @@ def hit_record(
         or not 1 <= seat <= MAX_SEATS
     ):
         raise JackpotError(
-            _("a hit names its table and a seat from 1 to %(max)s (got %(table)s, seat %(seat)s)")
+            _("A hit names its table and a seat from 1 to %(max)s (got %(table)s, seat %(seat)s).")
             % {"max": MAX_SEATS, "table": shown(table_label), "seat": shown(seat)},
             code="invalid_hit",
         )
@@ -96,20 +96,20 @@ def hit_record(
                 return existing  # a retried call: the hit is already recorded
         if bank.status != Bank.Status.OPEN:
             raise BankClosed(
-                _("the progressive %(bank)s is closed: no hit can be recorded; call a manager")
+                _("The progressive %(bank)s is closed: no hit can be recorded. Call a manager.")
                 % {"bank": bank.name}
             )
         tier = bank.tier(level)
         if tier is None:
             raise UnknownLevel(
-                _("%(bank)s has no level %(level)s") % {"bank": bank.name, "level": level}
+                _("%(bank)s has no level %(level)s.") % {"bank": bank.name, "level": level}
             )
         due = level_amount_cents(bank.meter_cents, tier["percent"])
         if amount_cents != due:
             raise HitAmountMismatch(
                 _(
-                    "%(level)s pays %(due)s cents from the meter now (meter %(meter)s), not "
-                    "%(amount)s: settle again with the current meter"
+                    "Level %(level)s pays %(due)s cents from the meter now (meter %(meter)s), not "
+                    "%(amount)s: settle again with the current meter."
                 )
                 % {"level": level, "due": due, "meter": bank.meter_cents, "amount": amount_cents}
             )
@@ -182,7 +182,7 @@ def hit_record(
 def _hit_for_update(hit_id: int) -> Hit:
     bank_id = Hit.objects.filter(pk=hit_id).values_list("bank_id", flat=True).first()
     if bank_id is None:
-        raise HitNotFound(_("there is no progressive hit #%(id)s") % {"id": hit_id})
+        raise HitNotFound(_("There is no progressive hit #%(id)s.") % {"id": hit_id})
     bank = bank_lock_and_post(bank_id)  # bank first, then the hit: one lock order everywhere
     hit = Hit.objects.select_for_update(no_key=True).get(pk=hit_id)
     hit.bank = bank
@@ -212,7 +212,7 @@ def hit_verify(*, hit_id: int, supervisor) -> Hit:
             )
         except TransitionRefused:
             raise HitAlreadyVerified(
-                _("hit #%(order)s is already %(state)s: nothing to verify")
+                _("Hit #%(order)s is already %(state)s: there is nothing to verify.")
                 % {"order": hit.order, "state": hit.get_state_display()}
             ) from None
         hit.save(update_fields=changed)
@@ -236,10 +236,10 @@ def hit_pay(*, hit_id: int, supervisor) -> Hit:
         except TransitionRefused as refused:
             if refused.was == Hit.State.PENDING:
                 raise HitNotVerified(
-                    _("hit #%(order)s must be verified before it is paid") % {"order": hit.order}
+                    _("Hit #%(order)s must be verified before it is paid.") % {"order": hit.order}
                 ) from None
             raise HitAlreadyPaid(
-                _("hit #%(order)s is already paid") % {"order": hit.order}
+                _("Hit #%(order)s is already paid.") % {"order": hit.order}
             ) from None
         hit.save(update_fields=changed)
         audit(

@@ -97,7 +97,7 @@ def bank_contribute(
     require_role(actor, Role.DEALER, Role.SUPERVISOR)
     if not reference:
         raise JackpotError(
-            _("a contribution needs the round's reference"), code="missing_reference"
+            _("A contribution needs the round's reference."), code="missing_reference"
         )
     _check_contribution(bank_id, reference, wager_count, wager_cents)
     for _attempt in range(3):
@@ -136,7 +136,7 @@ def bank_contribute(
                 existing.refresh_from_db(fields=["entry"])
             return existing
     raise JackpotError(  # the bank kept changing under us: let the table retry
-        _("the contribution of round %(ref)s could not be recorded: try again")
+        _("The contribution of round %(ref)s could not be recorded: try again.")
         % {"ref": reference},
         code="contribution_retry",
     )
@@ -148,12 +148,12 @@ def _check_contribution(bank_id, reference, wager_count, wager_cents) -> None:
     text_checked(reference, what=_("the round's reference"), max_length=120, code="bad_reference")
     if not is_whole(wager_count) or not 1 <= wager_count <= MAX_WAGERS_PER_ROUND:
         raise WrongContributionAmount(
-            _("a round has from 1 to %(max)s progressive wagers, one per seat (got %(n)s)")
+            _("A round has from 1 to %(max)s progressive wagers, one per seat (got %(n)s).")
             % {"max": MAX_WAGERS_PER_ROUND, "n": shown(wager_count)}
         )
     if not is_whole(wager_cents) or not 1 <= wager_cents <= MAX_CENTS:
         raise WrongContributionAmount(
-            _("a progressive wager is a whole number of cents (got %(c)s)")
+            _("A progressive wager is a whole number of cents (got %(c)s).")
             % {"c": shown(wager_cents)}
         )
 
@@ -167,22 +167,22 @@ def _refusal(bank_id, reference, wager_count, wager_cents) -> PendingContributio
         if (existing.wager_count, existing.wager_cents) != (wager_count, wager_cents):
             raise ContributionConflict(
                 _(
-                    "round %(ref)s already contributed %(n)s wager(s) of %(c)s cents; "
-                    "it cannot contribute a different amount"
+                    "Round %(ref)s already contributed %(n)s wager(s) of %(c)s cents: it cannot "
+                    "contribute a different amount."
                 )
                 % {"ref": reference, "n": existing.wager_count, "c": existing.wager_cents}
             )
         return existing
     if bank.status != Bank.Status.OPEN:
         raise BankClosed(
-            _("the progressive %(bank)s is closed: take no progressive wagers")
+            _("The progressive %(bank)s is closed: take no progressive wagers.")
             % {"bank": bank.name}
         )
     if wager_cents != bank.wager_cents or not isinstance(wager_count, int) or wager_count < 1:
         raise WrongContributionAmount(
             _(
-                "the progressive wager on %(bank)s is exactly %(w)s cents, on at least one "
-                "seat (got %(n)s x %(c)s cents)"
+                "The progressive wager on %(bank)s is exactly %(w)s cents, on at least one seat "
+                "(got %(n)s x %(c)s cents)."
             )
             % {"bank": bank.name, "w": bank.wager_cents, "n": wager_count, "c": wager_cents}
         )
@@ -248,10 +248,10 @@ def _reversal_refusal(bank_id: int, reference: str) -> None:
     bank = bank_get(bank_id)
     if PendingReversal.objects.filter(bank=bank, reference=reference).exists():
         raise AlreadyReversed(
-            _("the contribution of round %(ref)s was already reversed") % {"ref": reference}
+            _("The contribution of round %(ref)s was already reversed.") % {"ref": reference}
         )
     raise ContributionNotFound(
-        _("no contribution of round %(ref)s on %(bank)s to reverse")
+        _("Round %(ref)s has no contribution on %(bank)s to reverse.")
         % {"ref": reference, "bank": bank.name}
     )
 
@@ -270,11 +270,15 @@ def adjustment_targets(
     }
     targets = {k: v for k, v in targets.items() if v is not None}
     if not targets:
-        raise InvalidAdjustment(_("say which amount the adjustment sets"))
+        raise InvalidAdjustment(
+            _("Say which amount the adjustment sets: the meter, the reserve or the overflow.")
+        )
     for name, value in targets.items():
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CENTS:
             raise InvalidAdjustment(
-                _("the %(what)s after adjustment must be a whole number of cents, not negative")
+                _(
+                    "The %(what)s after the adjustment must be a whole number of cents, not negative."
+                )
                 % {"what": name}
             )
     return targets
@@ -298,7 +302,9 @@ def bank_adjust_approved(*, adjustment, approved_by) -> MeterEntry:
         }
         deltas = {name: value - before[name] for name, value in targets.items()}
         if not any(deltas.values()):
-            raise InvalidAdjustment(_("the adjustment changes nothing"))
+            raise InvalidAdjustment(
+                _("The adjustment changes nothing: the bank already holds these amounts.")
+            )
         data = {
             "reason": reason.strip(),
             "before": before,

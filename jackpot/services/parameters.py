@@ -35,7 +35,10 @@ def _whole(params: dict, name: str, *, minimum: int, maximum: int) -> int:
     # otherwise overflow the BigInteger columns halfway through the hit that reseeds with it.
     if not is_whole(value) or not minimum <= value <= maximum:
         raise InvalidParameters(
-            _("%(name)s must be a whole number from %(min)s to %(max)s (got %(value)s)")
+            _(
+                "The parameter %(name)s must be a whole number from %(min)s to %(max)s (got "
+                "%(value)s)."
+            )
             % {"name": name, "min": minimum, "max": maximum, "value": shown(value)}
         )
     return value
@@ -47,7 +50,7 @@ def _label(tier: dict, key: str, name: str) -> str:
         return name
     if not isinstance(value, str) or "\x00" in value or len(value) > _LABEL_LENGTH:
         raise InvalidParameters(
-            _("the labels of level %(v)s are text of at most %(max)s characters")
+            _("The labels of level %(v)s must be text of at most %(max)s characters.")
             % {"v": name, "max": _LABEL_LENGTH}
         )
     return value
@@ -55,24 +58,24 @@ def _label(tier: dict, key: str, name: str) -> str:
 
 def _levels(levels) -> list[dict]:
     if not isinstance(levels, list) or not levels:
-        raise InvalidParameters(_("a bank needs at least one level"))
+        raise InvalidParameters(_("A bank needs at least one level."))
     clean, seen = [], set()
     for tier in levels:
         if not isinstance(tier, dict):
-            raise InvalidParameters(_("each level is an object with a level and a percent"))
+            raise InvalidParameters(_("Each level is an object with a level and a percent."))
         name = tier.get("level")
         if not isinstance(name, str) or not _LEVEL_NAME.fullmatch(name):
             raise InvalidParameters(
-                _("level names are short lowercase words like royal_flush (got %(v)s)")
+                _("Level names are short lowercase words such as royal_flush (got %(v)s).")
                 % {"v": shown(name)}
             )
         if name in seen:
-            raise InvalidParameters(_("level %(v)s appears twice") % {"v": name})
+            raise InvalidParameters(_("Level %(v)s appears twice.") % {"v": name})
         seen.add(name)
         percent = tier.get("percent")
         if isinstance(percent, bool) or not isinstance(percent, int) or not 1 <= percent <= 100:
             raise InvalidParameters(
-                _("the percent of level %(v)s must be a whole number from 1 to 100") % {"v": name}
+                _("The percent of level %(v)s must be a whole number from 1 to 100.") % {"v": name}
             )
         clean.append(
             {
@@ -83,18 +86,18 @@ def _levels(levels) -> list[dict]:
             }
         )
     if sum(1 for t in clean if t["percent"] == 100) != 1:
-        raise InvalidParameters(_("exactly one level, the top one, pays 100 percent of the meter"))
+        raise InvalidParameters(_("Exactly one level, the top one, pays 100 percent of the meter."))
     return sorted(clean, key=lambda t: -t["percent"])
 
 
 def validate_parameters(params: dict) -> dict:
     """The full parameter set, checked and normalised; raises InvalidParameters."""
     if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
-        raise InvalidParameters(_("the parameters are an object of named values"))
+        raise InvalidParameters(_("The parameters are an object of named values."))
     unknown = set(params) - set(PARAMETER_FIELDS)
     if unknown:
         raise InvalidParameters(
-            _("unknown parameter(s): %(names)s") % {"names": ", ".join(sorted(unknown))}
+            _("Unknown parameter(s): %(names)s.") % {"names": ", ".join(sorted(unknown))}
         )
     clean = {
         "wager_cents": _whole(params, "wager_cents", minimum=1, maximum=_MAX_WAGER_CENTS),
@@ -106,7 +109,7 @@ def validate_parameters(params: dict) -> dict:
     }
     if clean["increment_rate_ppm"] + clean["hidden_rate_ppm"] > PPM:
         raise InvalidParameters(
-            _("the increment and hidden rates together cannot exceed 100% (1,000,000 ppm)")
+            _("The increment and hidden rates together cannot exceed 100% (1,000,000 ppm).")
         )
     if params.get("cap_cents") is not None:
         clean["cap_cents"] = _whole(
@@ -126,7 +129,9 @@ def apply_parameters(bank: Bank, params: dict) -> list[str]:
 def _change_for_update(change_id: int) -> tuple[Bank, ParameterChange]:
     bank_id = ParameterChange.objects.filter(pk=change_id).values_list("bank_id", flat=True).first()
     if bank_id is None:
-        raise ParameterChangeNotFound(_("there is no parameter change #%(id)s") % {"id": change_id})
+        raise ParameterChangeNotFound(
+            _("There is no parameter change #%(id)s.") % {"id": change_id}
+        )
     bank = bank_lock_and_post(bank_id)  # always bank first, then the change: one lock order
     change = ParameterChange.objects.select_for_update(no_key=True).get(pk=change_id)
     return bank, change
@@ -151,7 +156,7 @@ def apply_pending_change(bank: Bank, *, actor=None, hit: Hit | None = None, stri
             if not strict:
                 return None
             raise InvalidParameters(
-                _("the new cap (%(cap)s cents) is below the meter (%(meter)s cents)")
+                _("The new cap (%(cap)s cents) is below the meter (%(meter)s cents).")
                 % {"cap": change.params["cap_cents"], "meter": bank.meter_cents}
             )
     change.before = bank.parameters()
@@ -182,19 +187,21 @@ def parameter_change_request(
     """Ask for new parameters; `params` names only what changes. One open change per bank."""
     require_role(manager, Role.MANAGER)
     if not reason or not reason.strip():
-        raise InvalidParameters(_("a parameter change needs a reason"))
+        raise InvalidParameters(_("A parameter change needs its reason."))
     with transaction.atomic():
         bank = bank_lock_and_post(bank_id)
         if ParameterChange.objects.filter(bank=bank, state__in=_OPEN_STATES).exists():
             raise ParameterChangePending(
-                _("%(bank)s already has a parameter change waiting: approve or reject it first")
+                _("%(bank)s already has a parameter change waiting: approve or reject it first.")
                 % {"bank": bank.name}
             )
         current = bank.parameters()
         wanted = validate_parameters({**current, **params})
         changed = [name for name in PARAMETER_FIELDS if wanted[name] != current[name]]
         if not changed:
-            raise InvalidParameters(_("the requested parameters are the ones in force"))
+            raise InvalidParameters(
+                _("The requested parameters are the ones in force: change at least one of them.")
+            )
         change = ParameterChange.objects.create(
             bank=bank,
             params=wanted,
@@ -233,7 +240,7 @@ def parameter_change_approve(*, change_id: int, manager) -> ParameterChange:
         bank, change = _change_for_update(change_id)
         if change.state != ParameterChange.State.REQUESTED:
             raise ParameterChangeClosed(
-                _("parameter change #%(id)s is %(state)s: it cannot be approved")
+                _("Parameter change #%(id)s is %(state)s: it cannot be approved.")
                 % {"id": change.pk, "state": change.get_state_display()}
             )
         change.state = ParameterChange.State.APPROVED
@@ -259,7 +266,7 @@ def parameter_change_reject(*, change_id: int, manager, reason: str = "") -> Par
         bank, change = _change_for_update(change_id)
         if change.state not in _OPEN_STATES:
             raise ParameterChangeClosed(
-                _("parameter change #%(id)s is %(state)s: it cannot be rejected")
+                _("Parameter change #%(id)s is %(state)s: it cannot be rejected.")
                 % {"id": change.pk, "state": change.get_state_display()}
             )
         change.state = ParameterChange.State.REJECTED

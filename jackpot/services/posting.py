@@ -65,7 +65,7 @@ def lock_bank(bank_id: int, *, post: str) -> Bank:
         # checks of rows that point at it, so tables keep queueing contributions meanwhile.
         bank = Bank.objects.select_for_update(no_key=True).get(pk=bank_id)
     except (Bank.DoesNotExist, ValueError, TypeError):
-        raise BankNotFound(_("there is no progressive bank #%(id)s") % {"id": bank_id}) from None
+        raise BankNotFound(_("There is no progressive bank #%(id)s.") % {"id": bank_id}) from None
     first = held is None or bank.pk not in held
     if held is not None:
         held.add(bank.pk)

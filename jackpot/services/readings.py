@@ -162,14 +162,14 @@ def alert_resolve(*, alert_id: int, manager, note: str) -> ReconciliationAlert:
     """A manager explains the difference (an adjustment, a fixed defect) and closes it."""
     require_role(manager, Role.MANAGER)
     if not note or not note.strip():
-        raise JackpotError(_("say how the difference was resolved"), code="invalid_resolution")
+        raise JackpotError(_("Say how the difference was resolved."), code="invalid_resolution")
     with transaction.atomic():
         alert = (
             ReconciliationAlert.objects.select_for_update(no_key=True).filter(pk=alert_id).first()
         )
         if alert is None or alert.resolved_at is not None:
             raise JackpotError(
-                _("alert #%(id)s does not exist or is already resolved") % {"id": alert_id},
+                _("Alert #%(id)s does not exist or is already resolved.") % {"id": alert_id},
                 code="alert_not_open",
             )
         alert.resolved_at, alert.resolved_by = timezone.now(), manager

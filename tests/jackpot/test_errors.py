@@ -54,14 +54,14 @@ def test_an_unknown_bank_is_caught_as_a_jackpot_error_in_the_floor_s_language(su
     with translation.override("fr"), pytest.raises(JackpotError) as refused:
         services.bank_open(bank_id=999_999, actor=supervisor)
     assert refused.value.code == "bank_not_found"
-    assert refused.value.message == "il n’y a pas de jackpot progressif n° 999999"
+    assert refused.value.message == "Il n’y a pas de jackpot progressif n°\u00a0999999."
 
 
 def test_opening_an_open_bank_says_so_in_french(bank, supervisor):
     with translation.override("fr"), pytest.raises(JackpotError) as refused:
         services.bank_open(bank_id=bank.pk, actor=supervisor)
     assert refused.value.code == "bank_status_unchanged"
-    assert refused.value.message.endswith("est déjà ouvert")
+    assert refused.value.message.endswith("est déjà ouvert\u00a0: il n’y a rien à changer.")
 
 
 @pytest.mark.parametrize(

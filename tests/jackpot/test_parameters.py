@@ -38,8 +38,8 @@ def params(**changes):
         ({"levels": [*LEVELS, {"level": "mini", "percent": 101}]}, "1 to 100"),
         ({"levels": [*LEVELS, {"level": "royal_flush", "percent": 5}]}, "twice"),
         ({"levels": [*LEVELS, {"level": "Royal Flush!", "percent": 5}]}, "lowercase"),
-        ({"levels": [*LEVELS, {"level": "jackpot2", "percent": 100}]}, "exactly one"),
-        ({"colour": "red"}, "unknown"),
+        ({"levels": [*LEVELS, {"level": "jackpot2", "percent": 100}]}, "Exactly one"),
+        ({"colour": "red"}, "Unknown"),
     ],
 )
 def test_parameters_out_of_bounds_are_refused(bad, why):

@@ -3,7 +3,7 @@ server (uvicorn workers) and a real Celery worker, for each channel layer.
 
 Every commit is a real progressive contribution (jackpot.services.bank_contribute). For each
 commit and each socket we measure the time from the commit to the first meter message whose
-seq covers it (coalescing may merge several commits into one message), and at the end we
+seq covers it (a meter message may carry several commits), and at the end we
 count the sockets whose last meter value is the committed one.
 """
 

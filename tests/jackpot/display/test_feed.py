@@ -17,14 +17,6 @@ from tests.jackpot.display.support import commit_hit, commit_meter, commit_statu
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def no_publish_pending():
-    """A test that leaves a publish queued must not hold the next test's flag."""
-    feed._flags_by_url.clear()
-    yield
-    feed._flags_by_url.clear()
-
-
 class Listener:
     """A channel in the bank's group, as a consumer would be."""
 
@@ -165,43 +157,14 @@ def test_hit_and_status_messages_have_the_contract_fields(bank):
     }
 
 
-def test_a_burst_of_commits_collapses_into_one_publish_of_the_last_value(bank, monkeypatch):
-    queued = []
-    monkeypatch.setattr(feed.publish_meter, "delay", lambda slug: queued.append(slug))
-    listener = Listener(bank.slug)
-    for cents in (1_250_000, 1_260_000, 1_270_000, 1_280_000):
-        commit_meter(bank, cents)
-    assert queued == ["grand"]  # one publish queued for the whole burst
-
-    feed.publish_meter(queued.pop())  # the worker runs it
-    (message,) = listener.messages()
-    assert message["seq"] == 4
-    assert message["levels"][0]["amount_cents"] == 1_280_000
-
-    commit_meter(bank, 1_290_000)  # the next change queues a new publish
-    assert queued == ["grand"]
-
-
 def test_the_committing_request_gives_the_publish_to_the_broker_once_committed(
     bank, monkeypatch, settings, celery_not_eager
 ):
-    # As under `make serve` (a broker): the request raises the flag and, once its change is
-    # committed, hands the task to the broker (delay_on_commit).
-    settings.REDIS_URL = ""  # this process's flags, not the shared Redis's
+    # As under `make serve` (a broker): once its change is committed, the request hands the
+    # task to the broker (delay_on_commit).
     queued = []
     monkeypatch.setattr(feed.publish_meter, "delay", lambda slug: queued.append(slug))
     with transaction.atomic():
         commit_meter(bank, 1_250_000)
         assert queued == []
     assert queued == ["grand"]
-
-
-def test_a_commit_while_the_publish_is_queued_is_covered_by_it(bank, monkeypatch):
-    queued = []
-    monkeypatch.setattr(feed.publish_meter, "delay", lambda slug: queued.append(slug))
-    listener = Listener(bank.slug)
-    commit_meter(bank, 1_250_000)
-    commit_meter(bank, 1_260_000)  # flag still raised: nothing more queued
-    feed.publish_meter(queued.pop())
-    assert listener.messages()[-1]["levels"][0]["amount_cents"] == 1_260_000
-    assert queued == []

@@ -134,9 +134,9 @@ def use_broker(url: str) -> None:
 
 @pytest.fixture
 def worker_redis(settings):
-    """This process on the worker's Redis: broker, channel layer and meter-pending flags."""
+    """This process on the worker's Redis: broker and channel layer."""
     url = worker_redis_url()
-    settings.REDIS_URL = url  # jackpot.feed raises the pending flag here, the worker clears it
+    settings.REDIS_URL = url
     settings.CHANNEL_LAYERS = {
         "default": {"BACKEND": settings.CHANNEL_LAYER_BACKEND, "CONFIG": {"hosts": [url]}}
     }
@@ -190,7 +190,7 @@ async def next_meter(ws: WebsocketCommunicator, worker: WorkerProcess) -> dict:
 async def test_a_contribution_reaches_a_connected_screen_through_a_celery_worker_process(
     celery_worker_process, worker_redis, published_tasks, casino_property, manager, dealer
 ):
-    slug = f"e2e-{uuid.uuid4().hex[:10]}"  # its group and pending flag are its own in Redis
+    slug = f"e2e-{uuid.uuid4().hex[:10]}"  # its group is its own in Redis
     # Meter at its 100.00 reset; a 1.00 wager sends 20 cents to the meter.
     bank = await in_thread(make_bank, manager=manager, slug=slug)
     _, raw = await in_thread(display_token_issue, bank_slug=slug, name="Entrée salle")
