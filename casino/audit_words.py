@@ -134,6 +134,7 @@ CODES = {
     "ratings.rating.table_closed": _("Rating closed with its table"),
     "ratings.feed_token.issued": _("Ratings feed token issued"),
     "ratings.feed_token.revoked": _("Ratings feed token revoked"),
+    "ratings.rating.time_corrected": _("Rating time corrected"),
 }
 
 ADMIN_VERBS = {

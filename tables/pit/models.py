@@ -34,6 +34,10 @@ class Alert(models.Model):
         MANY_VOIDS = "many_voids", _("many voids")
         VARIANCE = "variance", _("win variance")
         EXCLUDED_PLAYER = "excluded_player", _("barred or self-excluded player")
+        GHOST_RATING = "ghost_rating", _("ghost rating")
+        REPEATED_RATINGS = "repeated_ratings", _("repeated ratings")
+        RATING_TIME_EDITED = "rating_time_edited", _("rating time edited")
+        CHIPS_GAP = "chips_gap", _("chips and measured results differ")
 
     class Severity(models.TextChoices):
         INFO = "info", _("information")

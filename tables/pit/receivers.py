@@ -36,6 +36,7 @@ def _logged(fn):
 @_logged
 def on_round_settled(*, round_id, **kwargs):
     delay_soon(tasks.big_wins_check, round_id)
+    delay_soon(tasks.ghost_ratings_check, round_id)  # a rated seat with no wager
 
 
 @receiver(tables_events.round_corrected, dispatch_uid="pit.alerts.round_corrected")
@@ -108,3 +109,21 @@ def on_excluded_player_refused(*, player_id, table_id, seat, staff_id, **kwargs)
     alerts.excluded_player_alert_raise(
         player_id=player_id, table_id=table_id, seat=seat, staff_id=staff_id
     )
+
+
+@receiver(ratings_events.rating_adjusted, dispatch_uid="pit.alerts.rating_adjusted")
+@_logged
+def on_rating_adjusted(*, rating_id, staff_id, **kwargs):
+    delay_soon(tasks.repeated_ratings_check, rating_id, staff_id)
+
+
+@receiver(ratings_events.rating_time_corrected, dispatch_uid="pit.alerts.rating_time_corrected")
+@_logged
+def on_rating_time_corrected(*, correction_id, **kwargs):
+    alerts.rating_time_edited_raise(correction_id=correction_id)
+
+
+@receiver(ratings_events.rating_closed_with_walk, dispatch_uid="pit.alerts.rating_closed")
+@_logged
+def on_rating_closed_with_walk(*, rating_id, **kwargs):
+    delay_soon(tasks.chips_gap_check, rating_id)  # the figures are read off the request

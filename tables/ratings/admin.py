@@ -1,7 +1,7 @@
 from django.contrib import admin
 
 from casino.admin_audit import AuditedModelAdmin
-from tables.ratings.models import ComplianceSettings
+from tables.ratings.models import ComplianceSettings, RatingSignalSettings
 
 
 @admin.register(ComplianceSettings)
@@ -10,6 +10,17 @@ class ComplianceSettingsAdmin(AuditedModelAdmin):
     every change audited; the country's defaults are filled in on first use."""
 
     list_display = ("property", "country", "marketing_retention_years", "aml_retention_years")
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RatingSignalSettings)
+class RatingSignalSettingsAdmin(AuditedModelAdmin):
+    """Managers set when a rating is a signal for surveillance (ghost rounds, repeated
+    ratings, the chips gap), every change audited."""
+
+    list_display = ("property", "ghost_rounds", "repeat_count", "repeat_days", "chips_gap_cents")
 
     def has_delete_permission(self, request, obj=None):
         return False
