@@ -324,7 +324,7 @@ DETAILS = {
     ),
     Kind.GHOST_RATING: gettext_lazy(
         "%(alias)s is rated at seat %(seat)s but the seat placed no wager in the last "
-        "%(rounds)s rounds (rating opened by %(staff)s): is the player there?"
+        "%(rounds)s rounds (rating opened by %(staff)s): check that the player is there."
     ),
     Kind.REPEATED_RATINGS: gettext_lazy(
         "%(staff)s opened or corrected %(count)s ratings of %(alias)s in %(days)s days (alert "
@@ -861,11 +861,8 @@ def ghost_ratings_raise(*, round_id: int) -> list[Alert]:
     its last N rounds. One alert per rating (once acknowledged it stays quiet)."""
     from tables.ratings.signals import ghost_ratings
 
-    table_id = Round.objects.filter(pk=round_id).values_list("table_id", flat=True).first()
-    if table_id is None:
-        return []
     raised = []
-    for found in ghost_ratings(table_id=table_id):
+    for found in ghost_ratings(round_id=round_id):
         rating = found["rating"]
         opener = Staff.objects.filter(pk=rating.opened_by_id).first()
         raised.append(

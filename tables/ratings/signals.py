@@ -6,6 +6,7 @@ and answers what the pit's alert says of it (tables.pit.alerts raises it), or No
 
 import datetime as dt
 
+from django.db.models import Subquery
 from django.utils import timezone
 
 from casino.clock import current_property
@@ -34,21 +35,29 @@ def signal_settings() -> RatingSignalSettings:
     )
 
 
-def ghost_ratings(*, table_id: int, thresholds=None) -> list[dict]:
-    """The table's open, unpaused ratings whose seat placed no wager in the table's last N
-    settled rounds, all opened since the rating opened (or last resumed)."""
+def ghost_ratings(*, round_id: int, thresholds=None) -> list[dict]:
+    """The open, unpaused ratings of the round's table whose seat placed no wager in the
+    table's last N settled rounds, all opened since the rating opened (or last resumed). One
+    query when the table has no open rating (the check runs after every round)."""
+    table_of_round = Round.objects.filter(pk=round_id).values("table_id")[:1]
+    open_ratings = list(
+        Rating.objects.filter(table_id=Subquery(table_of_round), closed_at__isnull=True)
+        .select_related("player", "table")
+        .prefetch_related("pauses")
+    )
+    if not open_ratings:
+        return []
     n = (thresholds or signal_settings()).ghost_rounds
     found = []
-    open_ratings = Rating.objects.filter(table_id=table_id, closed_at__isnull=True).select_related(
-        "player", "table"
-    )
-    for rating in open_ratings.prefetch_related("pauses"):
+    for rating in open_ratings:
         pauses = list(rating.pauses.all())
         if any(p.ended_at is None for p in pauses):
             continue  # sitting out: no wager is expected
         since = max([rating.opened_at, *(p.ended_at for p in pauses)])
         last = list(
-            Round.objects.filter(table_id=table_id, stage=Round.Stage.SETTLED, opened_at__gte=since)
+            Round.objects.filter(
+                table_id=rating.table_id, stage=Round.Stage.SETTLED, opened_at__gte=since
+            )
             .order_by("-settled_at", "-pk")
             .values_list("pk", flat=True)[:n]
         )
