@@ -92,7 +92,7 @@ def floor_prepare(count: int) -> list[SimTable]:
             "UTH 1 to UTH 4): run `manage.py load_demo` on this database first"
         )
     prepared = []
-    cards = _rated_cards()
+    cards, closed = _rated_players(count, supervisor) if _rated_players else ([], [])
     for index in range(1, count + 1):
         created = []
         template = templates[(index - 1) % len(templates)]
@@ -137,8 +137,8 @@ def floor_prepare(count: int) -> list[SimTable]:
             services.dealer_rotate(table_id=table.pk, dealer_id=dealer.pk, supervisor=supervisor)
             created.append(f"{username} assigned to {name}")
         card = cards[index - 1] if index <= len(cards) else None
-        if card is not None:
-            created += _rating_left_closed(card, supervisor)
+        if index == 1:
+            created += closed
         prepared.append(
             SimTable(
                 index=index,
@@ -153,32 +153,20 @@ def floor_prepare(count: int) -> list[SimTable]:
     return prepared
 
 
-def _rated_cards() -> list[str]:
-    """The demo's active carded players (tables/ratings/demo.py), one per SIM table in order;
-    added if an older demo database lacks them."""
-    from tables.ratings import demo
-    from tables.ratings.models import Player
-
-    demo.load()
-    active = Player.objects.filter(
-        card__in=[card for card, _alias, _status in demo.PLAYERS], status=Player.ACTIVE
-    )
-    return sorted(active.values_list("card", flat=True))
+# What an app above the tables adds to a simulated floor, registered at start-up (as
+# tables/seat_labels.py is): the ratings app names the players to rate, one card per table,
+# and checks their ratings afterwards (tables/ratings/simulation.py).
+_rated_players = None  # (count, supervisor) -> (cards, what it changed)
+_rating_checks = None  # {rating id: rounds counted} -> [Check]
 
 
-def _rating_left_closed(card: str, supervisor) -> list[str]:
-    """A rating an interrupted run left open for the player is closed first (through the
-    service, by the demo supervisor): the player is rated again from this run's first round."""
-    import uuid
+def register_ratings(players, checks) -> None:
+    global _rated_players, _rating_checks
+    _rated_players, _rating_checks = players, checks
 
-    from tables.ratings.models import Rating
-    from tables.ratings.services import rating_close
 
-    left = []
-    for rating in Rating.objects.filter(player__card=card, closed_at__isnull=True):
-        rating_close(rating_id=rating.pk, staff=supervisor, key=f"sim-{uuid.uuid4().hex}")
-        left.append(f"closed rating #{rating.pk} left open for card {card}")
-    return left
+def rating_checks(rated_rounds: dict[int, int]) -> list["Check"]:
+    return _rating_checks(rated_rounds) if _rating_checks and rated_rounds else []
 
 
 def demo_supervisor_credentials() -> dict:
@@ -1043,30 +1031,3 @@ def hits_recorded(round_ids: list[int]) -> int:
     from tables.services.rounds import round_reference
 
     return Hit.objects.filter(reference__in=[round_reference(pk) for pk in round_ids]).count()
-
-
-def rating_checks(rated_rounds: dict[int, int]) -> list[Check]:
-    """Every rating the supervisors opened is closed, and each one's hands (measured by the
-    server from the settlement lines) equal the rounds its dealer saw it count."""
-    from tables.ratings.selectors import rating_detail
-
-    read = {pk: rating_detail(pk) for pk in rated_rounds}
-    still_open = [pk for pk, r in read.items() if r is None or r["status"] != "closed"]
-    differ = [
-        f"#{pk}: {r['hands']} hands, {rated_rounds[pk]} counted"
-        for pk, r in read.items()
-        if r is not None and r["hands"] != rated_rounds[pk]
-    ]
-    hands = sum(r["hands"] for r in read.values() if r is not None)
-    return [
-        Check(
-            "every rating opened is closed",
-            not still_open,
-            f"open: {still_open[:10]}" if still_open else f"{len(read)} ratings",
-        ),
-        Check(
-            "every closed rating's hands equal its counted rounds",
-            not differ,
-            "; ".join(differ[:10]) if differ else f"{hands} hands",
-        ),
-    ]

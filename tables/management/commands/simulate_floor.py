@@ -213,8 +213,7 @@ class Command(BaseCommand):
             )
         )
         rated = {pk: n for r in results for pk, n in r.rated_rounds.items()}
-        if rated:
-            checks += sim.rating_checks(rated)
+        checks += sim.rating_checks(rated)
         self.stdout.write("Checks against the database:")
         for check in checks:
             verdict = self.style.SUCCESS("OK") if check.ok else self.style.ERROR("FAILED")
