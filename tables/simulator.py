@@ -386,6 +386,7 @@ class TableDealer:
             db_timings=self.result.db_timings,
         )
         self.rated = RatedPlay(card=table.rated_card) if table.rated_card else None
+        self.pit_signed_in = False
 
     # -- plumbing
 
@@ -488,11 +489,14 @@ class TableDealer:
         """The demo supervisor signs in at the pit with their PIN (the same way in)."""
         self.expect("GET /login/pin/", "GET", "/login/pin/", client=self.pit)
         self.expect("POST /api/login", "POST", "/api/login", self.supervisor, client=self.pit)
+        self.pit_signed_in = True
 
     # -- rating the table's player (the demo supervisor, through /api/ratings)
 
     def rate(self, what: str, path: str, body: dict, *, ok=(200,)) -> dict:
         """One rating write by the supervisor; its answer is the rating now."""
+        if not self.pit_signed_in:
+            self.pit_sign_in()
         answer = self.expect(
             what, "POST", path, {"key": self.key(), **body}, ok=ok, client=self.pit
         )
@@ -500,8 +504,8 @@ class TableDealer:
         return answer
 
     def rating_turn(self, number: int) -> None:
-        """Before round `number`: what the supervisor does to the rating, on a schedule that
-        fits the rounds played: open with a cash buy-in (round 1), a pause (one round sat
+        """Once round `number` is open, before its bets lock: what the supervisor does to the
+        rating, on a schedule that fits the rounds played: open with a cash buy-in (round 1), a pause (one round sat
         out), the resume, a move to another seat with the chips carried as a buy-in, and,
         after the last round (`number` past it), the close with the walk-with."""
         rated = self.rated
@@ -582,7 +586,6 @@ class TableDealer:
 
     def play(self) -> None:
         for number in range(1, self.rounds + 1):
-            self.rating_turn(number)
             self.play_round(number)
             if number < self.rounds:
                 self.pause(ROUND_PAUSE)
@@ -620,6 +623,9 @@ class TableDealer:
         else:
             raise Refused.answer("open a round", status, answer)
         self.result.round_ids.append(round_["id"])
+        # The supervisor's turn once the round is open (the table is open then), before its
+        # bets are locked.
+        self.rating_turn(number)
         plan = self.plan(number, round_)
         while round_["stage"] not in FINISHED:
             self.pause(STEP_PAUSE)
@@ -816,7 +822,7 @@ def run_dealers(dealers: list[TableDealer]) -> float:
             try:
                 dealer.sign_in()
                 if dealer.rated is not None:
-                    dealer.pit_sign_in()
+                    dealer.pit_sign_in()  # before the start: its time is not the play's
             finally:
                 ready.wait()
             dealer.play()
