@@ -16,6 +16,8 @@ MAC does not hold (inserted without the key) or that is older than AUDIT_SEAL_MA
 and names an entry whose own MAC does not hold. The money records each entry may carry a
 digest of are in casino.audit_records.
 
+Hand-written SQL here: only the chain's lock (`pg_advisory_xact_lock`, PostgreSQL's; SQLite
+serialises writers by itself), which keeps positions contiguous when two sealers run at once.
 See docs/architecture/audit-chain.md.
 """
 
@@ -29,7 +31,6 @@ from django.utils import timezone
 
 from casino.audit_keys import current_key_id, known_keys, mac
 from casino.audit_records import record_digest
-from casino.bulk import insert_many
 from casino.chains import (
     EDITED,
     GENESIS,
@@ -161,25 +162,19 @@ def audit_many(entries: list[dict]) -> list[AuditEntry]:
         )
         entry.entry_mac = _entry_mac(entry, key)
         rows.append(entry)
-    if connection.vendor == "postgresql":
-        insert_many(rows, key="id", include_pk=True)
-    else:
-        AuditEntry.objects.bulk_create(rows, _chained=True)
-    # robust: the change is committed whatever happens to the hand-off (beat's sweep seals
-    # what a lost hand-off left).
-    transaction.on_commit(ask_sealer, robust=True)
+    AuditEntry.objects.bulk_create(rows, _chained=True)
+    from casino.tasks import audit_seal  # casino.tasks imports this module
+
+    # Beat's sweep seals what a lost task left.
+    audit_seal.delay_on_commit()
     return rows
 
 
-def ask_sealer() -> None:
-    """Have the sealer run soon (now, with eager Celery), after the caller's commit. Through
-    the project's hand-off (casino.celery.delay_soon), not Celery's delay_on_commit: the
-    request does not wait for the broker, and with the broker down the entry is still
-    sealed (here) rather than the committed change answered with a 500."""
-    from casino.celery import delay_soon
-    from casino.tasks import audit_seal
-
-    delay_soon(audit_seal)
+def _chain_lock() -> None:
+    """Serialise the sealers (released at commit): positions are read and given under it."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
 
 
 def seal_pending() -> int:
@@ -199,11 +194,7 @@ def _seal_batch(after: int) -> tuple[int, int | None]:
     or None when none is left). Ids only grow from batch to batch, so entries left unsealed
     (forged) never hold up the ones after them."""
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            # Serialises sealers; released at commit. Positions are read and given under it,
-            # so they stay contiguous.
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
+        _chain_lock()
         waiting = list(
             AuditEntry.objects.filter(position__isnull=True, pk__gt=after).order_by("pk")[
                 :SEAL_BATCH
@@ -259,9 +250,7 @@ def audit_checkpoint(reason: str = "requested") -> dict | None:
     is committed and not sealed yet is sealed first: the checkpoint covers it."""
     seal_pending()
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
+        _chain_lock()
         last = _head()
         if last is None:
             return None
@@ -278,15 +267,6 @@ def audit_checkpoint(reason: str = "requested") -> dict | None:
 def audit(*, actor, code: str, subject=None, data: dict | None = None) -> AuditEntry:
     """Append one entry. Must run inside the transaction of the change it records."""
     return audit_many([{"actor": actor, "code": code, "subject": subject, "data": data}])[0]
-
-
-def audit_or_batch(batch: list | None, **entry) -> None:
-    """`audit(**entry)` now, or, given `batch` (a list), add the entry to it for the caller to
-    write with its own entries (audit_many) in the same transaction: one INSERT for them all."""
-    if batch is None:
-        audit(**entry)
-    else:
-        batch.append(entry)
 
 
 # --- verification --------------------------------------------------------------------------

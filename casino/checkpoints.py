@@ -119,9 +119,7 @@ def checkpoint_path() -> Path:
     """AUDIT_CHECKPOINT_PATH; by default a file named after the database, so that two
     databases (a test server's, `make run`'s) never share checkpoints: beside a SQLite file,
     or `audit-checkpoints.<database name>.jsonl` in the project for PostgreSQL."""
-    configured = getattr(settings, "AUDIT_CHECKPOINT_PATH", None) or os.environ.get(
-        "AUDIT_CHECKPOINT_PATH"
-    )
+    configured = getattr(settings, "AUDIT_CHECKPOINT_PATH", None)
     if configured:
         return Path(configured)
     database = settings.DATABASES["default"]

@@ -1,6 +1,7 @@
 """Row ids: what a form, an address or a socket may name as one (`db_id`), and ids drawn
 before the INSERT so that a row's own MAC or digest can cover its id (a copy of the row under
-another id then fails it). The one place the project does each."""
+another id then fails it). The one place the project does each. Hand-written SQL on
+PostgreSQL: `nextval` of the table's sequence, which the ORM cannot reach."""
 
 from django.db import connection
 

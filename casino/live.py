@@ -1,13 +1,9 @@
 """What every live channel of the house needs: the display feed (jackpot.feed), a table's
 channel and the pit's.
 
-Sending. `group_send` and `channel_send` work from any sync code: a view, a service, a
-Celery worker. With Redis they go through ONE long-lived event loop per process, started on
-first use and started again in a forked child (a Celery prefork worker must not reuse its
-parent's dead loop thread): async_to_sync would build a loop, and channels-redis a
-connection, per message (many times slower, with long spikes). The in-memory layer's queues belong to the server's own loop, so
-there async_to_sync is the right way in. `after_commit` schedules a send once the change it
-announces is committed.
+Sending. `group_send` and `channel_send` work from any sync code (a view, a service, a Celery
+worker) through async_to_sync; `after_commit` schedules a send once the change it announces
+is committed.
 
 Credentials. `scope_token` reads a device's token (`?token=` or `Authorization: Token ...`).
 A staff member's socket is authenticated by the session cookie (casino.asgi puts channels'
@@ -20,27 +16,21 @@ ALLOWED_HOSTS, and only for an active staff member holding one of the roles aske
 refuses a foreign Origin on every socket.)
 """
 
-import asyncio
-import logging
-import threading
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlparse
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels.layers import get_channel_layer
 from channels.security.websocket import OriginValidator
 from django.conf import settings
 from django.db import transaction
 from django.utils.functional import LazyObject
 
-from casino.per_process import PerProcess
 from casino.roles import has_role
 
 if TYPE_CHECKING:
     from casino.models import Staff
-
-log = logging.getLogger(__name__)
 
 # The close code for a socket refused for its credential (the display feed uses it too).
 CLOSE_REFUSED = 4403
@@ -49,78 +39,19 @@ CLOSE_REFUSED = 4403
 # --- sending -------------------------------------------------------------------------------
 
 
-class _PublishLoop:
-    """One long-lived event loop per process, in a daemon thread, for sending from sync code.
-
-    `run` waits for the send. `post` does not: the sends it is given go out one after the
-    other, in the order they were posted (one task drains them), so that two announcements of
-    the same round never overtake each other."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.posted: asyncio.Queue | None = None
-        threading.Thread(target=self.loop.run_forever, name="live-publish", daemon=True).start()
-        asyncio.run_coroutine_threadsafe(self._start_draining(), self.loop).result(timeout=10)
-
-    def run(self, coro):
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=10)
-
-    def post(self, make_coro) -> None:
-        self.loop.call_soon_threadsafe(self.posted.put_nowait, make_coro)
-
-    async def _start_draining(self) -> None:
-        self.posted = asyncio.Queue()
-        self.drainer = asyncio.get_running_loop().create_task(self._drain())
-
-    async def _drain(self) -> None:
-        while True:
-            make_coro = await self.posted.get()
-            try:
-                await asyncio.wait_for(make_coro(), timeout=10)
-            except Exception:
-                # As a failed send after commit always was: the change is committed, and the
-                # sockets catch up at the next message or their reconnection snapshot.
-                log.exception("a live message could not be sent")
-
-
-_publisher = PerProcess(_PublishLoop).get
-
-
-def _deliver(layer, method: str, *args) -> None:
-    if isinstance(layer, InMemoryChannelLayer):
-        # Its queues belong to the server's loop: reach it through async_to_sync.
-        async_to_sync(getattr(layer, method))(*args)
-    else:
-        _publisher().run(getattr(layer, method)(*args))
-
-
 def group_send(group: str, event: dict) -> None:
     """Send `event` (a dict whose "type" names the consumers' handler) to every socket in
     `group`. Sync; works from a view, a service or a Celery worker, on any channel layer."""
     layer = get_channel_layer()
     if layer is not None:
-        _deliver(layer, "group_send", group, event)
-
-
-def group_send_soon(group: str, event: dict) -> None:
-    """`group_send` without waiting for it: for what a dealer's request announces after its
-    commit, whose answer needs nothing from the send (waiting for its sends was a visible share
-    of a round step's time). Sends go out in the order given. With the
-    in-memory layer (no Redis), the same as group_send."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    if isinstance(layer, InMemoryChannelLayer):
-        _deliver(layer, "group_send", group, event)
-    else:
-        _publisher().post(lambda: layer.group_send(group, event))
+        async_to_sync(layer.group_send)(group, event)
 
 
 def channel_send(channel_name: str, event: dict) -> None:
     """Send `event` to one socket (its consumer's channel_name). Sync, like group_send."""
     layer = get_channel_layer()
     if layer is not None:
-        _deliver(layer, "send", channel_name, event)
+        async_to_sync(layer.send)(channel_name, event)
 
 
 def after_commit(fn) -> None:

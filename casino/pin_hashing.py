@@ -1,25 +1,11 @@
-"""How a PIN is stored: PBKDF2-SHA256 over an HMAC of the PIN under PIN_HMAC_KEY.
+"""How a PIN is stored: PBKDF2-SHA256 over an HMAC of the PIN under PIN_HMAC_KEY, a key the
+database never sees (4 to 8 digits are too few for a slow hash alone to protect).
 
-Why not the password hasher. A PIN is 4 to 8 digits: against a copy of the database, a slow
-hash does not protect so few (10^4 guesses at the password hasher's 0.2 to 0.4 s take half
-an hour to an hour on one CPU); a key the database never sees does: without PIN_HMAC_KEY no guess can be
-checked at all. Against guesses at the tablet the protection is the lockout and the throttle
-(casino.pins). The password hasher's million iterations cost that 0.2 to 0.4 s of CPU on every
-sign-in and every supervisor approval: a void approval was the slowest request of the floor,
-and anybody sending PINs could keep the web workers' CPUs busy. NIST SP 800-63B (rev. 3,
-5.1.1.2) asks for what is done here: a salt, PBKDF2 with at least 10,000 iterations, and a
-further keyed step whose secret is kept apart from the hashes.
-
-Stored as "pin_hmac_pbkdf2$<key id>$<iterations>$<salt>$<hash>". A PIN stored before (by the
-password hasher) or under an earlier key is still checked, and stored again under the current
-key at its owner's next right PIN (casino.pins.pin_verify).
-
-The key ring (casino.secret_keys): `PIN_HMAC_KEY`, 32+ random characters; on rotation the old
-key goes to `PIN_HMAC_PREVIOUS_KEYS` until every PIN has been typed once under the new one.
-
-No process remembers a right PIN (there was such a memo): every check pays the slow hash, a
-right PIN as a wrong one, so that the time of an answer says nothing about the PIN, even for a
-locked account (issue 23), and no secret outlives its request in a process's memory.
+Stored as "pin_hmac_pbkdf2$<key id>$<iterations>$<salt>$<hash>". A PIN stored by the password
+hasher or under an earlier key (`PIN_HMAC_PREVIOUS_KEYS`) is still checked, and stored again
+under the current key at its owner's next right PIN (casino.pins). Every check pays the hash,
+right or wrong: no process remembers a PIN. Costs and the reasons behind the choice:
+docs/benchmarks.md ("Sign-in timing").
 """
 
 import base64
@@ -35,7 +21,7 @@ from django.utils.crypto import constant_time_compare, get_random_string, pbkdf2
 from casino.secret_keys import KeyRing
 
 ALGORITHM = "pin_hmac_pbkdf2"
-ITERATIONS = 20_000  # about 4 ms on the development machine
+ITERATIONS = 20_000  # docs/benchmarks.md, "Sign-in timing"
 
 RING = KeyRing(
     name="PIN_HMAC_KEY",

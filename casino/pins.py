@@ -16,11 +16,10 @@ sprayed across many supervisor numbers is stopped after the source's limit, not 
 tries per number. Past the limit every approval from there is refused at once ("wait N
 seconds", ApprovalThrottled, HTTP 429) without its PIN being looked at.
 
-`pin_approve` is `pin_verify` with a role for a service that records the approval itself: it
-returns the audit entry of the approval, which the service writes with the entries of what is
-approved, in one batch (casino.audit.audit_many) in its own transaction. A right PIN whose
-owner's record needs no change (no wrong try to forget, no older hash to replace) then costs
-one read and the hash, and no transaction of its own.
+`pin_approve` is `pin_verify` with a role for a service that records the approval itself, in
+the transaction of what is approved (`Approval.audit()`). A right PIN whose owner's record
+needs no change (no wrong try to forget, no older hash to replace) then costs one read and the
+hash, and no transaction of its own.
 """
 
 import datetime as dt
@@ -34,7 +33,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino import events
-from casino.audit import audit, audit_or_batch
+from casino.audit import audit
 from casino.errors import (
     CasinoError,
     NotFound,
@@ -84,15 +83,19 @@ def _locked_message(staff: Staff) -> str:
 
 @dataclass(frozen=True)
 class Approval:
-    """A PIN accepted for an approval (pin_approve): who approves, and the audit entry of
-    their approval, for the caller to write in the transaction of what is approved."""
+    """A PIN accepted for an approval (pin_approve): who approves, in which role."""
 
     staff: Staff
-    entry: dict
+    role: str
 
-
-def _approval_entry(staff: Staff, role: str) -> dict:
-    return {"actor": staff, "code": "casino.pin.approved", "subject": staff, "data": {"role": role}}
+    def audit(self):
+        """Write the approval's audit entry: in the transaction of what is approved."""
+        return audit(
+            actor=self.staff,
+            code="casino.pin.approved",
+            subject=self.staff,
+            data={"role": self.role},
+        )
 
 
 def pin_verify(*, employee_number: str, pin: str, role: str | None = None, request=None) -> Staff:
@@ -107,14 +110,17 @@ def pin_verify(*, employee_number: str, pin: str, role: str | None = None, reque
 
 
 def pin_approve(*, employee_number: str, pin: str, role: str, request=None) -> Approval:
-    """`pin_verify` with `role`, the approval's audit entry left to the caller: write
-    `Approval.entry` (casino.audit.audit_many) in the transaction of what is approved. A
-    refusal is committed and raised as by pin_verify. Call it before that transaction."""
-    return _verify(employee_number=employee_number, pin=pin, role=role, request=request, entry=[])
+    """`pin_verify` with `role`, the approval's audit entry left to the caller: call
+    `Approval.audit()` in the transaction of what is approved. A refusal is committed and
+    raised as by pin_verify. Call it before that transaction."""
+    staff = _verify(
+        employee_number=employee_number, pin=pin, role=role, request=request, approve=True
+    )
+    return Approval(staff, str(role))
 
 
-def _verify(*, employee_number, pin, role, request, entry: list | None = None):
-    """pin_verify; with `entry` (a list), pin_approve."""
+def _verify(*, employee_number, pin, role, request, approve: bool = False) -> Staff:
+    """pin_verify; `approve`: pin_approve (the approval's entry is the caller's)."""
     origin = None
     if role is not None:
         origin = request if request is not None else current_origin()
@@ -139,10 +145,10 @@ def _verify(*, employee_number, pin, role, request, entry: list | None = None):
     else:
         pin_hash(pin)
         checked = None
-    if entry is not None and _clean_approval(found, checked, role):
+    if approve and _clean_approval(found, checked, role):
         # Nothing of the record changes (the lock below is for the count of wrong tries): the
         # caller writes the approval's entry, with what it approves.
-        return Approval(found, _approval_entry(found, str(role)))
+        return found
     with transaction.atomic():
         # NO KEY: a transaction that holds the audit chain and inserts a row naming this
         # person (an audit entry's actor, a round event's supervisor) must not wait for this
@@ -215,15 +221,14 @@ def _verify(*, employee_number, pin, role, request, entry: list | None = None):
                         )
                         % {"name": staff}
                     )
-                elif role is not None:
-                    # pin_approve: written by the caller, with what is approved
-                    audit_or_batch(entry, **_approval_entry(staff, str(role)))
+                elif role is not None and not approve:
+                    Approval(staff, str(role)).audit()
             staff.save(update_fields=updated)
     if failure is not None:
         if role is not None and isinstance(failure, (PinRejected, PinLocked)):
             throttle_failure(origin, approval=True)  # a guess that missed (not a role refusal)
         raise failure
-    return staff if entry is None else Approval(staff, entry[0])
+    return staff
 
 
 def _clean_approval(staff: Staff | None, checked, role) -> bool:

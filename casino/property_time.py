@@ -2,8 +2,7 @@
 
 The database keeps UTC; a Europe/Paris casino's manager reads a PIN lockout, a display
 token's times or an admin list in Paris time. Only the pages people read times on activate
-the zone: the tablets' and the pit's JSON and their query budgets are left alone (the
-property is read from the clock's cache, at most one read per CACHE_SECONDS).
+the zone: the tablets' and the pit's JSON and their query budgets are left alone.
 """
 
 import zoneinfo

@@ -1,7 +1,8 @@
 """Roles are Django groups; a staff member may hold several (a supervisor can deal), except a
 staff administrator, who holds that role alone."""
 
-from django.db import connection, models
+from django.db import models
+from django.db.models import F
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -46,51 +47,28 @@ def role_names(staff) -> set[str]:
     return cached
 
 
-def _tables() -> dict[str, str]:
+def _roles_read(staff_id) -> set[str]:
     from django.contrib.auth.models import Group
 
-    from casino.models import Staff
-
-    return {
-        "staff": Staff._meta.db_table,
-        "memberships": Staff.groups.through._meta.db_table,
-        "group": Group._meta.db_table,
-    }
-
-
-def _roles_read(staff_id) -> set[str]:
-    """`staff.groups.values_list("name")` in SQL: the ORM took three times the database's own
-    time to build the query (docs/architecture/overview.md, "Where a tap's time goes")."""
-    sql = "SELECT g.name FROM {group} g JOIN {memberships} m ON m.group_id = g.id".format(
-        **_tables()
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql + " WHERE m.staff_id = %s", [staff_id])
-        return {name for (name,) in cursor.fetchall()}
+    return set(Group.objects.filter(user__pk=staff_id).values_list("name", flat=True))
 
 
 def staff_with_roles(staff_id):
     """The staff member and their roles in one query (a row per role), for the sign-in of
-    every request: each round trip to the database counts in a dealer's tap. None when there
-    is no such person."""
-    return _staff_with_roles("s.id = %s", [staff_id])
+    every request. None when there is no such person."""
+    return _staff_with_roles(pk=staff_id)
 
 
 def active_staff_with_roles(employee_number: str):
     """The active staff member with this employee number and their roles, in one query (for
     a PIN's check: casino.pins). None when there is none."""
-    return _staff_with_roles("s.employee_number = %s AND s.is_active", [employee_number])
+    return _staff_with_roles(employee_number=employee_number, is_active=True)
 
 
-def _staff_with_roles(where: str, params: list):
+def _staff_with_roles(**where):
     from casino.models import Staff
 
-    sql = (
-        "SELECT s.*, g.name AS role_name FROM {staff} s"
-        " LEFT JOIN {memberships} m ON m.staff_id = s.id"
-        " LEFT JOIN {group} g ON g.id = m.group_id"
-    ).format(**_tables())
-    rows = list(Staff._default_manager.raw(f"{sql} WHERE {where}", params))
+    rows = list(Staff._default_manager.filter(**where).annotate(role_name=F("groups__name")))
     if not rows:
         return None
     staff = rows[0]

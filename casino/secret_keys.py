@@ -9,7 +9,6 @@ ledgers' chains) and casino.pin_hashing (the PINs) each hold one.
 """
 
 import hashlib
-import os
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -19,7 +18,8 @@ MIN_LENGTH = 32
 
 
 def setting(name: str) -> str:
-    return str(getattr(settings, name, None) or os.environ.get(name, "") or "")
+    """Read at each use, never kept: a test or a settings module may change it."""
+    return str(getattr(settings, name, None) or "")
 
 
 @dataclass(frozen=True)

@@ -14,32 +14,68 @@ from django.core.exceptions import ImproperlyConfigured
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
+# Every environment variable is read here, through these helpers: a value they cannot read
+# stops the start with a message naming it, rather than quietly meaning the default.
+TRUE, FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default)
+
+
 def env_bool(name: str, default: bool) -> bool:
     value = os.environ.get(name)
     if value is None:
         return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+    spelled = value.strip().lower()
+    if spelled not in TRUE | FALSE:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a boolean: use one of {', '.join(sorted(TRUE | FALSE))}"
+        )
+    return spelled in TRUE
+
+
+def _parsed(name: str, value: str, kind):
+    try:
+        return kind(value.strip())
+    except ValueError:
+        words = {int: "a whole number", float: "a number"}.get(kind, kind.__name__)
+        raise ImproperlyConfigured(f"{name}={value!r}: {value.strip()!r} is not {words}") from None
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return default if value is None else _parsed(name, value, int)
+
+
+def env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    return default if value is None else _parsed(name, value, float)
+
+
+def env_list(name: str, kind=str) -> list:
+    """A comma-separated list (empty items dropped), each item read as `kind`."""
+    value = os.environ.get(name, "")
+    return [_parsed(name, item, kind) for item in value.split(",") if item.strip()]
 
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+SECRET_KEY = env_str("DJANGO_SECRET_KEY")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY is required when DJANGO_DEBUG=False")
     # Only for the embedded development profile; production refuses to start without a key.
     SECRET_KEY = "django-insecure-tapis-development-only-key-not-for-production-use-0123456789"
 
-ALLOWED_HOSTS = [
-    h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h.strip()
-] or (["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS") or (
+    ["127.0.0.1", "localhost", "testserver"] if DEBUG else []
+)
 if not ALLOWED_HOSTS:
     # Without it every request would be refused with a 400: say so at start instead.
     raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS is required when DJANGO_DEBUG=False")
 CSRF_FAILURE_VIEW = "casino.views.csrf_failure"
-CSRF_TRUSTED_ORIGINS = [
-    o.strip() for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
-]
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "daphne",
@@ -103,7 +139,7 @@ TEMPLATES = [
     },
 ]
 
-DATABASE_URL = os.environ.get("DATABASE_URL", "")
+DATABASE_URL = env_str("DATABASE_URL")
 if DATABASE_URL:
     # Under ASGI a request may run in a thread of its own, so persistent connections
     # (CONN_MAX_AGE) pile up, one per thread, until PostgreSQL refuses more; and a new
@@ -116,12 +152,12 @@ if DATABASE_URL:
     # is checked at a request's start. After a PostgreSQL restart every pooled connection is
     # dead, and without the check each gave one request a 500 (issue 23).
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CONN_HEALTH_CHECKS", True)
-    DB_POOL_MAX_SIZE = int(os.environ.get("DB_POOL_MAX_SIZE", "8"))
+    DB_POOL_MAX_SIZE = env_int("DB_POOL_MAX_SIZE", 8)
     if DB_POOL_MAX_SIZE > 0:
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             # Opened with the pool, at a web worker's start (casino/asgi.py). Few: the pool
             # hands out the connection idle longest, and a backend little used answers slower.
-            "min_size": min(int(os.environ.get("DB_POOL_MIN_SIZE", "1")), DB_POOL_MAX_SIZE),
+            "min_size": min(env_int("DB_POOL_MIN_SIZE", 1), DB_POOL_MAX_SIZE),
             "max_size": DB_POOL_MAX_SIZE,
             "timeout": 10,
         }
@@ -129,7 +165,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
             # IMMEDIATE: a transaction takes SQLite's write lock when it begins, so that two
             # tables settling at once are serialised (SQLite has no SELECT ... FOR UPDATE: a
             # deferred transaction could read a row another one is about to change).
@@ -145,43 +181,39 @@ LOGOUT_REDIRECT_URL = "casino:login"
 
 # French decree option (arrêté du 14 mai 2007, art. 55-20): a table's maximum must be exactly
 # one of these multiples of its minimum, e.g. TABLES_MAX_TO_MIN_RATIOS=10,20,30; empty: any.
-TABLES_MAX_TO_MIN_RATIOS = tuple(
-    int(ratio)
-    for ratio in os.environ.get("TABLES_MAX_TO_MIN_RATIOS", "").split(",")
-    if ratio.strip()
-)
+TABLES_MAX_TO_MIN_RATIOS = tuple(env_list("TABLES_MAX_TO_MIN_RATIOS", int))
 
 # Sign-in, PIN approvals and their throttle: docs/operations/signin-and-throttling.md.
 # Three wrong PINs (or passwords) in a row lock an account for PIN_LOCKOUT_FIRST_SECONDS; each
 # further three in a row lock it twice as long, at most PIN_LOCKOUT_MINUTES (casino.pins).
-PIN_LOCKOUT_FIRST_SECONDS = int(os.environ.get("PIN_LOCKOUT_FIRST_SECONDS", "60"))
-PIN_LOCKOUT_MINUTES = int(os.environ.get("PIN_LOCKOUT_MINUTES", "15"))
+PIN_LOCKOUT_FIRST_SECONDS = env_int("PIN_LOCKOUT_FIRST_SECONDS", 60)
+PIN_LOCKOUT_MINUTES = env_int("PIN_LOCKOUT_MINUTES", 15)
 # Failed sign-ins and approvals per source address and per tablet (casino.signin): this many
 # within the window (from the last failure) block the source or tablet for BLOCK seconds, each
 # failure after a block doubles the wait, up to MAX_BLOCK.
-SIGNIN_THROTTLE_SOURCE_FAILURES = int(os.environ.get("SIGNIN_THROTTLE_SOURCE_FAILURES", "10"))
-SIGNIN_THROTTLE_DEVICE_FAILURES = int(os.environ.get("SIGNIN_THROTTLE_DEVICE_FAILURES", "10"))
-SIGNIN_THROTTLE_WINDOW_SECONDS = int(os.environ.get("SIGNIN_THROTTLE_WINDOW_SECONDS", "300"))
-SIGNIN_THROTTLE_BLOCK_SECONDS = int(os.environ.get("SIGNIN_THROTTLE_BLOCK_SECONDS", "300"))
-SIGNIN_THROTTLE_MAX_BLOCK_SECONDS = int(os.environ.get("SIGNIN_THROTTLE_MAX_BLOCK_SECONDS", "3600"))
+SIGNIN_THROTTLE_SOURCE_FAILURES = env_int("SIGNIN_THROTTLE_SOURCE_FAILURES", 10)
+SIGNIN_THROTTLE_DEVICE_FAILURES = env_int("SIGNIN_THROTTLE_DEVICE_FAILURES", 10)
+SIGNIN_THROTTLE_WINDOW_SECONDS = env_int("SIGNIN_THROTTLE_WINDOW_SECONDS", 300)
+SIGNIN_THROTTLE_BLOCK_SECONDS = env_int("SIGNIN_THROTTLE_BLOCK_SECONDS", 300)
+SIGNIN_THROTTLE_MAX_BLOCK_SECONDS = env_int("SIGNIN_THROTTLE_MAX_BLOCK_SECONDS", 3600)
 # The house's failures within the window that raise a pit alert (never a house-wide block).
-SIGNIN_ALERT_TOTAL_FAILURES = int(os.environ.get("SIGNIN_ALERT_TOTAL_FAILURES", "100"))
+SIGNIN_ALERT_TOTAL_FAILURES = env_int("SIGNIN_ALERT_TOTAL_FAILURES", 100)
 # A refused sign-in answers after a whole multiple of this (seconds; 0: at once).
-SIGNIN_FAILURE_MIN_SECONDS = float(os.environ.get("SIGNIN_FAILURE_MIN_SECONDS", "1.0"))
+SIGNIN_FAILURE_MIN_SECONDS = env_float("SIGNIN_FAILURE_MIN_SECONDS", 1.0)
 # Proxies in front that append the client to X-Forwarded-For (0: trust REMOTE_ADDR only).
-SIGNIN_TRUSTED_PROXIES = int(os.environ.get("SIGNIN_TRUSTED_PROXIES", "0"))
+SIGNIN_TRUSTED_PROXIES = env_int("SIGNIN_TRUSTED_PROXIES", 0)
 # While the cache (Redis) does not answer, the counts are kept in each process's memory and
 # Redis is tried again after this many seconds.
-SIGNIN_CACHE_RETRY_SECONDS = float(os.environ.get("SIGNIN_CACHE_RETRY_SECONDS", "5"))
+SIGNIN_CACHE_RETRY_SECONDS = env_float("SIGNIN_CACHE_RETRY_SECONDS", 5)
 # The password sign-in shares the PIN's lockout and throttle (casino.backends, casino.signin).
 AUTHENTICATION_BACKENDS = ["casino.backends.LockoutBackend"]
 # A sign-in on a shared tablet (by PIN, or on a bound tablet) lasts a shift at most and ends
 # after this long without a request (casino.middleware.SharedTabletSessionMiddleware).
-SHARED_TABLET_SESSION_MINUTES = int(os.environ.get("SHARED_TABLET_SESSION_MINUTES", "480"))
-SHARED_TABLET_IDLE_MINUTES = int(os.environ.get("SHARED_TABLET_IDLE_MINUTES", "15"))
+SHARED_TABLET_SESSION_MINUTES = env_int("SHARED_TABLET_SESSION_MINUTES", 480)
+SHARED_TABLET_IDLE_MINUTES = env_int("SHARED_TABLET_IDLE_MINUTES", 15)
 # An approver whose account the asker created, gave a role or a temporary password or PIN to
 # within this many days is not independent of the asker (casino.duties).
-SEPARATION_DAYS = int(os.environ.get("SEPARATION_DAYS", "30"))
+SEPARATION_DAYS = env_int("SEPARATION_DAYS", 30)
 # The cookie a tablet keeps its own language in (it belongs to the table, not the person).
 DEVICE_LANGUAGE_COOKIE = "tapis_device_language"
 
@@ -224,11 +256,11 @@ CONTENT_SECURITY_POLICY = {
 # Request and socket limits. A form or JSON body over 256 KiB is refused (413/400) before it
 # is read into memory; the servers' own limits (message size, headers, idle handshakes) are
 # set where they start (Makefile `serve`: UVICORN_LIMITS) and below.
-DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("DATA_UPLOAD_MAX_BYTES", str(256 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_BYTES", 256 * 1024)
 # A request's head (request line and headers, a WebSocket handshake too) must arrive within
 # this many seconds and this many bytes (uvicorn itself bounds neither; casino.server_limits).
-SERVER_HEAD_SECONDS = float(os.environ.get("SERVER_HEAD_SECONDS", "10"))
-SERVER_HEAD_MAX_BYTES = int(os.environ.get("SERVER_HEAD_MAX_BYTES", str(16 * 1024)))
+SERVER_HEAD_SECONDS = env_float("SERVER_HEAD_SECONDS", 10)
+SERVER_HEAD_MAX_BYTES = env_int("SERVER_HEAD_MAX_BYTES", 16 * 1024)
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
@@ -242,22 +274,18 @@ STORAGES = {
     },
 }
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_URL = env_str("REDIS_URL")
 # Which channels-redis layer carries the display feed; chosen by measurement with
 # `manage.py jackpot_bench_sockets` (docs/benchmarks.md, "Display sockets").
-CHANNEL_LAYER_BACKEND = os.environ.get(
-    "CHANNEL_LAYER_BACKEND", "channels_redis.core.RedisChannelLayer"
-)
+CHANNEL_LAYER_BACKEND = env_str("CHANNEL_LAYER_BACKEND", "channels_redis.core.RedisChannelLayer")
 # The sign-in throttle's counts (casino.signin) must be shared by every worker: Redis in
 # production; the process's memory in the embedded profile (one process there).
-# casino.cache.SharedRedisCache: Django's RedisCache, with one Redis client per process
-# rather than one per request.
 # A Redis that does not answer within a second is taken for down: the throttle then counts in
 # the process (casino.signin) rather than hold a sign-in or an approval.
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "casino.cache.SharedRedisCache",
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
@@ -279,12 +307,27 @@ CELERY_TIMEZONE = "UTC"
 
 # The Celery worker and beat each leave a heartbeat this often; the pit shows an alert for one
 # not heard from for HEARTBEAT_SILENT_SECONDS (casino.heartbeat, docs/operations/resilience.md).
-HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "15"))
-HEARTBEAT_SILENT_SECONDS = float(os.environ.get("HEARTBEAT_SILENT_SECONDS", "60"))
+HEARTBEAT_SECONDS = env_float("HEARTBEAT_SECONDS", 15)
+HEARTBEAT_SILENT_SECONDS = env_float("HEARTBEAT_SILENT_SECONDS", 60)
+
+# The keys kept out of the database (casino.secret_keys): the audit chain's and the PINs', each
+# with the earlier keys still needed to check what they keyed. Empty: a development key.
+AUDIT_HMAC_KEY = env_str("AUDIT_HMAC_KEY")
+AUDIT_HMAC_PREVIOUS_KEYS = env_str("AUDIT_HMAC_PREVIOUS_KEYS")
+PIN_HMAC_KEY = env_str("PIN_HMAC_KEY")
+PIN_HMAC_PREVIOUS_KEYS = env_str("PIN_HMAC_PREVIOUS_KEYS")
+# The file of the audit chain's checkpoints (casino.checkpoints); empty: named after the database.
+AUDIT_CHECKPOINT_PATH = env_str("AUDIT_CHECKPOINT_PATH")
+
+# `make serve`'s supervisor (casino.supervise): restart delays and the stop's grace period.
+SUPERVISE_RESTART_DELAY = env_float("SUPERVISE_RESTART_DELAY", 1.0)
+SUPERVISE_MAX_DELAY = env_float("SUPERVISE_MAX_DELAY", 30.0)
+SUPERVISE_STABLE_SECONDS = env_float("SUPERVISE_STABLE_SECONDS", 30.0)
+SUPERVISE_STOP_SECONDS = env_float("SUPERVISE_STOP_SECONDS", 10.0)
 
 # The audit chain's sealer (casino.audit): an entry not sealed this many seconds after it was
 # written is a break for audit_verify (the sealer is down, or the entry was held back).
-AUDIT_SEAL_MAX_LAG_SECONDS = int(os.environ.get("AUDIT_SEAL_MAX_LAG_SECONDS", "60"))
+AUDIT_SEAL_MAX_LAG_SECONDS = env_int("AUDIT_SEAL_MAX_LAG_SECONDS", 60)
 
 # The progressive's meter readings (every 15 minutes, and within a minute of each shift
 # change) and its reconciliation of the cached meters against the ledger (see jackpot.tasks).
@@ -333,7 +376,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
 
@@ -347,7 +390,7 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -9,7 +9,8 @@ RESTART_DELAY once it has run STABLE_SECONDS. SIGTERM or SIGINT (Ctrl-C) stops e
 (SIGTERM to its group, SIGKILL after STOP_SECONDS) and exits. Production runs under systemd
 instead (docs/operations/systemd/), which does the same per unit.
 
-Standard library only, no Django: it must run whatever state the application is in.
+It reads the settings module (where every environment variable is read) and nothing else of
+the project: no app, no database, so that it runs whatever state the application is in.
 """
 
 import os
@@ -20,10 +21,12 @@ import sys
 import time
 from dataclasses import dataclass
 
-RESTART_DELAY = float(os.environ.get("SUPERVISE_RESTART_DELAY", "1"))
-MAX_DELAY = float(os.environ.get("SUPERVISE_MAX_DELAY", "30"))
-STABLE_SECONDS = float(os.environ.get("SUPERVISE_STABLE_SECONDS", "30"))
-STOP_SECONDS = float(os.environ.get("SUPERVISE_STOP_SECONDS", "10"))
+from casino import settings as house
+
+RESTART_DELAY = house.SUPERVISE_RESTART_DELAY
+MAX_DELAY = house.SUPERVISE_MAX_DELAY
+STABLE_SECONDS = house.SUPERVISE_STABLE_SECONDS
+STOP_SECONDS = house.SUPERVISE_STOP_SECONDS
 POLL_SECONDS = 0.2
 
 

@@ -1,5 +1,5 @@
 """Celery tasks of casino: the audit chain's sealer (casino.audit). Called after each audited
-commit (`ask_sealer`) and by beat's sweep (casino/settings.py CELERY_BEAT_SCHEDULE)."""
+commit (`audit_seal.delay_on_commit`) and by beat's sweep (casino/settings.py CELERY_BEAT_SCHEDULE)."""
 
 from celery import shared_task
 

@@ -21,7 +21,6 @@ from celery import shared_task
 from django.conf import settings
 
 from casino import live
-from casino.celery import delay_soon
 from jackpot.models import Bank, Hit
 from jackpot.selectors import level_amount_cents
 
@@ -227,10 +226,9 @@ def request_meter_publish(slug: str) -> None:
     key = _flag_key(slug)
     if not flags.raise_flag(key):
         return  # the queued publish clears the flag, then reads: it will see this commit
-    # Handed to the broker by the web worker's hand-off thread: a void's approval or a
-    # confirmation with a hit no longer waits for Redis to take the task (with the broker
-    # down, that thread publishes itself, and the flag is cleared by the publish as always).
-    delay_soon(publish_meter, slug)
+    # With the broker down, this process publishes itself (casino.celery.Task), and the flag
+    # is cleared by the publish as always.
+    publish_meter.delay_on_commit(slug)
 
 
 @shared_task(name="jackpot.feed.publish_meter", ignore_result=True)

@@ -86,8 +86,8 @@ def _embedded_layers(request, settings):
 
 @pytest.fixture
 def celery_not_eager():
-    """Celery as under `make serve`: a task is given to the broker (delay_soon: from the
-    hand-off thread), not run at once as the embedded defaults and other tests run it."""
+    """Celery as under `make serve`: a task is given to the broker (delay_on_commit: once the
+    change is committed), not run at once as the embedded defaults and other tests run it."""
     from casino.celery import app
 
     eager = app.conf.task_always_eager

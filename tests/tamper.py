@@ -43,7 +43,7 @@ def audit_verify() -> tuple[int, str]:
 
 def sealed(entries: list) -> list:
     """`entries` as the sealer leaves them. A test's transaction never commits, so the sealer
-    that runs after each commit (casino.audit.ask_sealer) is called here instead."""
+    that runs after each commit (audit_seal.delay_on_commit) is called here instead."""
     from casino.audit import seal_pending
     from casino.models import AuditEntry
 

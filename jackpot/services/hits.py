@@ -54,7 +54,6 @@ def hit_record(
     amount_cents: int,
     actor,
     reference: str = "",
-    audit_into: list | None = None,
     reseed: bool = True,
 ) -> Hit:
     """A progressive hand won `amount_cents` from the meter.
@@ -65,10 +64,6 @@ def hit_record(
     it stood at their own turn. A top-level hit (100 %) empties the meter; any hit that leaves
     it below the reset amount reseeds it from the reserve. After a top-level hit, an approved
     parameter change applies, before the reseed, so the new cycle starts on the new reset.
-
-    `audit_into`: a list to which the hit's audit entry is added instead of written, for a
-    caller that writes it with its own (casino.audit.audit_many: the round's settlement writes
-    its hits and itself in one INSERT).
 
     `reseed=False`: the caller records, in the same transaction, another hit of the same round
     next, paid from the meter as this one leaves it (spec/settle.md: seat by seat, "each from
@@ -173,10 +168,7 @@ def hit_record(
                 "parameter_change": change.pk if change else None,
             },
         )
-        if audit_into is None:
-            audit(**entry)
-        else:
-            audit_into.append(entry)
+        audit(**entry)
         after_commit(lambda: events.hit_recorded.send(sender=Hit, hit_id=hit.pk))
         hit.bank = bank  # the locked instance: the feed takes its next seq from it
         feed.announce_hit(hit, save=False)

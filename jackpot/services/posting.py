@@ -14,10 +14,8 @@ import time
 
 from django.db import connection, transaction
 from django.utils.translation import gettext_lazy as _
-from kombu.exceptions import OperationalError
 
 from casino.audit import audit_many
-from casino.bulk import insert_many
 from casino.ids import draw_ids
 from jackpot import feed
 from jackpot.errors import BankNotFound
@@ -192,8 +190,7 @@ def _post_contributions(bank: Bank, audits: list) -> dict[int, MeterEntry]:
             }
         )
     seal_lines(bank, entries, draw_ids(MeterEntry, len(entries)))
-    # (bank, seq) is unique: seq is within one bank.
-    insert_many(entries, key="seq", include_pk=True)
+    MeterEntry.objects.bulk_create(entries)
     ids = [row[0] for row in rows]
     _link(PendingContribution, ids, [entry.pk for entry in entries])
     return dict(zip(ids, entries, strict=True))
@@ -344,27 +341,16 @@ def _link(model, pending_ids: list[int], entry_ids: list[int]) -> None:
     model.objects.bulk_update(rows, ["entry"])
 
 
-def _hand_to_a_worker(bank_id: int) -> None:
-    """After the caller's commit: a Celery worker posts its rows, off the table's request (the
-    dealer waits for the contribution to be accepted, not for it to be on the meter). With no
-    broker to take the task (Redis down), this process posts, as if there were no worker."""
-    from jackpot.tasks import post_pending
-
-    try:
-        post_pending.delay(bank_id)
-    except OperationalError:
-        bank_post_pending(bank_id=bank_id)
-
-
 def post_waiting(bank_id: int, *, known_waiting: bool = True) -> dict[int, MeterEntry]:
     """Post the bank's waiting rows, or leave them to the poster at work.
     Returns {pending id: ledger line} of what this call posted."""
     if connection.in_atomic_block:
         if connection.vendor == "postgresql" and bank_id not in banks_locked_here():
-            # The caller's rows commit with it: posted then. (Not Celery's delay_on_commit:
-            # that would raise from the caller's commit when the broker is down.)
-            # robust: the caller's change is committed whatever happens here.
-            transaction.on_commit(lambda: _hand_to_a_worker(bank_id), robust=True)
+            # The caller's rows commit with it: a worker posts them then, off the dealer's
+            # request (with no broker, this process: casino.celery.Task).
+            from jackpot.tasks import post_pending
+
+            post_pending.delay_on_commit(bank_id)
             return {}
         # The caller holds the bank (or SQLite, where writers take turns): post in its
         # transaction.

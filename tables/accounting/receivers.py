@@ -5,7 +5,6 @@ import logging
 
 from django.dispatch import receiver
 
-from casino.celery import delay_soon
 from tables import events
 from tables.accounting import tasks
 
@@ -14,7 +13,7 @@ log = logging.getLogger(__name__)
 
 def _price(round_id) -> None:
     try:
-        delay_soon(tasks.price_round_decisions, round_id)
+        tasks.price_round_decisions.delay_on_commit(round_id)
     except Exception:  # the round is settled whatever happens here: log, never raise
         log.exception("pricing the decisions of round %s failed", round_id)
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tables.models.floor import Table
 
@@ -17,8 +18,8 @@ class DeviceBinding(models.Model):
     """A tablet that opens only `table`, from `bound_at` until `revoked_at`."""
 
     class State(models.TextChoices):  # kept as `revoked_at` (see `state`)
-        ACTIVE = "active", _("active")
-        REVOKED = "revoked", _("revoked")
+        ACTIVE = "active", pgettext_lazy("a tablet's binding", "active")
+        REVOKED = "revoked", pgettext_lazy("a tablet's binding", "revoked")
 
     ALLOWED = {State.ACTIVE: {State.REVOKED}}  # casino.transitions
 

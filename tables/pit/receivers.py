@@ -11,7 +11,6 @@ import logging
 from django.dispatch import receiver
 
 from casino import events as casino_events
-from casino.celery import delay_soon
 from jackpot import events as jackpot_events
 from tables import events as tables_events
 from tables.accounting import events as accounting_events
@@ -35,15 +34,15 @@ def _logged(fn):
 @receiver(tables_events.round_settled, dispatch_uid="pit.alerts.round_settled")
 @_logged
 def on_round_settled(*, round_id, **kwargs):
-    delay_soon(tasks.big_wins_check, round_id)
-    delay_soon(tasks.ghost_ratings_check, round_id)  # a rated seat with no wager
+    tasks.big_wins_check.delay_on_commit(round_id)
+    tasks.ghost_ratings_check.delay_on_commit(round_id)  # a rated seat with no wager
 
 
 @receiver(tables_events.round_corrected, dispatch_uid="pit.alerts.round_corrected")
 @_logged
 def on_round_corrected(*, round_id, **kwargs):
     # A correction may turn a seat's result into a big win.
-    delay_soon(tasks.big_wins_check, round_id)
+    tasks.big_wins_check.delay_on_commit(round_id)
 
 
 @receiver(tables_events.correction_requested, dispatch_uid="pit.correction_requested")
@@ -57,20 +56,20 @@ def on_correction_requested(*, round_id, **kwargs):
 @receiver(tables_events.void_requested, dispatch_uid="pit.alerts.void_requested")
 @_logged
 def on_void_requested(*, round_id, **kwargs):
-    delay_soon(tasks.void_request_alert, round_id)
+    tasks.void_request_alert.delay_on_commit(round_id)
 
 
 @receiver(tables_events.void_decided, dispatch_uid="pit.alerts.void_decided")
 @_logged
 def on_void_decided(*, round_id, approved, **kwargs):
     if approved:
-        delay_soon(tasks.many_voids_check, round_id)
+        tasks.many_voids_check.delay_on_commit(round_id)
 
 
 @receiver(jackpot_events.hit_recorded, dispatch_uid="pit.alerts.hit_recorded")
 @_logged
 def on_hit_recorded(*, hit_id, **kwargs):
-    delay_soon(tasks.hit_alert, hit_id)
+    tasks.hit_alert.delay_on_commit(hit_id)
 
 
 @receiver(jackpot_events.reconciliation_alert_raised, dispatch_uid="pit.alerts.reconciliation")
@@ -114,7 +113,7 @@ def on_excluded_player_refused(*, player_id, table_id, seat, staff_id, **kwargs)
 @receiver(ratings_events.rating_adjusted, dispatch_uid="pit.alerts.rating_adjusted")
 @_logged
 def on_rating_adjusted(*, rating_id, staff_id, **kwargs):
-    delay_soon(tasks.repeated_ratings_check, rating_id, staff_id)
+    tasks.repeated_ratings_check.delay_on_commit(rating_id, staff_id)
 
 
 @receiver(ratings_events.rating_time_corrected, dispatch_uid="pit.alerts.rating_time_corrected")
@@ -126,4 +125,4 @@ def on_rating_time_corrected(*, correction_id, **kwargs):
 @receiver(ratings_events.rating_closed_with_walk, dispatch_uid="pit.alerts.rating_closed")
 @_logged
 def on_rating_closed_with_walk(*, rating_id, **kwargs):
-    delay_soon(tasks.chips_gap_check, rating_id)  # the figures are read off the request
+    tasks.chips_gap_check.delay_on_commit(rating_id)  # the figures are read off the request

@@ -1,6 +1,6 @@
 """The pit's periodic checks (open tables idle too long, dealers past their rotation time) and
 the checks a round's steps ask for, which tables/pit/receivers.py hands over with
-casino.celery.delay_soon. Tasks only call services (the schedule is in
+`delay_on_commit`. Tasks only call services (the schedule is in
 casino/settings.py CELERY_BEAT_SCHEDULE)."""
 
 from celery import shared_task

@@ -4,7 +4,6 @@ Staff sockets go through the project's own ASGI stack (origin check, session and
 middleware) in front of a tiny consumer that admits supervisors and managers.
 """
 
-import os
 import threading
 
 import pytest
@@ -183,44 +182,8 @@ def test_after_commit_sends_only_once_the_change_is_committed():
     assert sent == ["after"]
 
 
-def test_one_publish_loop_per_process_and_a_new_one_in_a_forked_child(monkeypatch):
-    first = live._publisher()
-    assert live._publisher() is first
-    parent = os.getpid()
-    monkeypatch.setattr(os, "getpid", lambda: parent + 1)  # as in a forked child
-    child = live._publisher()
-    assert child is not first and child.loop.is_running()
-
-
-def test_posted_sends_go_out_in_order_and_a_failed_one_stops_nothing(caplog):
-    """group_send_soon's queue: the caller does not wait; the sends run one after the other
-    in the order posted, whatever each waits on; a failure is logged and the next one runs."""
-    import asyncio
-    import random
-
-    publisher = live._publisher()
-    done, finished = [], threading.Event()
-
-    def send(number):
-        async def sending():
-            await asyncio.sleep(random.uniform(0, 0.003))  # as a Redis round trip would
-            if number == 3:
-                raise ConnectionError("Redis went away")
-            done.append(number)
-            if number == 19:
-                finished.set()
-
-        return sending
-
-    for number in range(20):
-        publisher.post(send(number))
-    assert finished.wait(5)
-    assert done == [n for n in range(20) if n != 3]
-    assert "a live message could not be sent" in caplog.text
-
-
 @pytest.mark.redis
-def test_group_send_soon_reaches_a_group_through_redis(settings):
+def test_group_send_reaches_a_group_through_redis_in_order(settings):
     import uuid
 
     from channels.layers import channel_layers
@@ -236,11 +199,11 @@ def test_group_send_soon_reaches_a_group_through_redis(settings):
     channel_layers.backends.clear()
     try:
         layer = get_channel_layer()
-        name = live._publisher().run(layer.new_channel())
-        live._publisher().run(layer.group_add("live.soon", name))
-        live.group_send_soon("live.soon", {"type": "x.first"})
-        live.group_send_soon("live.soon", {"type": "x.second"})
-        received = [live._publisher().run(layer.receive(name)) for _ in range(2)]
+        name = async_to_sync(layer.new_channel)()
+        async_to_sync(layer.group_add)("live.soon", name)
+        live.group_send("live.soon", {"type": "x.first"})
+        live.group_send("live.soon", {"type": "x.second"})
+        received = [async_to_sync(layer.receive)(name) for _ in range(2)]
         assert [m["type"] for m in received] == ["x.first", "x.second"]
     finally:
         channel_layers.backends.clear()

@@ -118,14 +118,12 @@ def test_a_supervisor_approval_needs_the_supervisor_role(dealer, supervisor):
 def test_an_approval_leaves_its_audit_entry_to_the_caller(supervisor):
     from django.db import transaction
 
-    from casino.audit import audit_many
-
     approval = pin_approve(
         employee_number=supervisor.employee_number, pin="1234", role=Role.SUPERVISOR
     )
     assert approval.staff == supervisor and codes() == []  # nothing written by the check
     with transaction.atomic():
-        (entry,) = audit_many([approval.entry])
+        entry = approval.audit()
     assert (entry.code, entry.actor_id, entry.subject_id) == (
         "casino.pin.approved",
         supervisor.pk,
@@ -137,6 +135,8 @@ def test_an_approval_leaves_its_audit_entry_to_the_caller(supervisor):
 def test_an_approval_after_a_wrong_pin_clears_the_count_and_leaves_its_entry_to_the_caller(
     supervisor,
 ):
+    from django.db import transaction
+
     with pytest.raises(PinRejected):
         pin_approve(employee_number=supervisor.employee_number, pin="0000", role=Role.SUPERVISOR)
     approval = pin_approve(
@@ -145,7 +145,8 @@ def test_an_approval_after_a_wrong_pin_clears_the_count_and_leaves_its_entry_to_
     supervisor.refresh_from_db()
     assert supervisor.failed_pin_attempts == 0
     assert codes() == ["casino.pin.rejected"]
-    assert approval.entry["code"] == "casino.pin.approved"
+    with transaction.atomic():
+        assert approval.audit().code == "casino.pin.approved"
 
 
 @pytest.mark.parametrize("how", ["wrong_pin", "locked", "not_a_supervisor", "temporary"])

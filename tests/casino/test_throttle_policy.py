@@ -10,12 +10,12 @@ double; for the house an alert, never a block; with Redis down, counts in the pr
 import datetime as dt
 
 import pytest
+from django.core.cache.backends.redis import RedisCache
 from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
 from casino import events, signin
-from casino.cache import SharedRedisCache
 from casino.errors import PinLocked, PinRejected
 from casino.models import AuditEntry
 from casino.pins import pin_verify
@@ -204,7 +204,7 @@ def reset_fallback():
 def redis_down(settings):
     settings.CACHES = {
         "default": {
-            "BACKEND": "casino.cache.SharedRedisCache",
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": DEAD_REDIS,
             "OPTIONS": {"socket_connect_timeout": 0.5},
         }
@@ -247,13 +247,13 @@ def test_with_redis_down_redis_is_asked_again_after_a_while(settings, redis_down
     asked = []
     now = [1000.0]
     monkeypatch.setattr(signin.time, "monotonic", lambda: now[0])
-    original = SharedRedisCache.get_many
+    original = RedisCache.get_many
 
     def counted(self, *args, **kwargs):
         asked.append(now[0])
         return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(SharedRedisCache, "get_many", counted)
+    monkeypatch.setattr(RedisCache, "get_many", counted)
     for step in (0, 1, 4, 6):
         now[0] = 1000.0 + step
         assert signin.throttle_wait(approval_from("127.0.0.1")) == 0

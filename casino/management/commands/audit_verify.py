@@ -1,3 +1,7 @@
+"""`manage.py audit_verify`. Its one SQL statement reads PostgreSQL's `tapis.allow_truncate`
+flag (which the append-only triggers obey, migration 0006), to warn when this database lets
+the append-only tables be emptied: the ORM has no way to read such a setting."""
+
 from django.core.management.base import BaseCommand
 from django.db import connection
 from django.utils.module_loading import autodiscover_modules

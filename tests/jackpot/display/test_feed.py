@@ -1,14 +1,12 @@
 """The feed's messages and when they leave (spec/signage-feed.md)."""
 
 import json
-from threading import current_thread
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from casino import celery
 from jackpot import feed
 from jackpot.models import Bank
 from jackpot.selectors import level_amount_cents
@@ -184,19 +182,18 @@ def test_a_burst_of_commits_collapses_into_one_publish_of_the_last_value(bank, m
     assert queued == ["grand"]
 
 
-def test_the_committing_request_leaves_the_publish_to_the_handoff_thread(
+def test_the_committing_request_gives_the_publish_to_the_broker_once_committed(
     bank, monkeypatch, settings, celery_not_eager
 ):
-    # As under `make serve` (a broker): the request raises the flag and answers; the web
-    # worker's hand-off thread gives the task to the broker (casino.celery.delay_soon).
+    # As under `make serve` (a broker): the request raises the flag and, once its change is
+    # committed, hands the task to the broker (delay_on_commit).
     settings.REDIS_URL = ""  # this process's flags, not the shared Redis's
     queued = []
-    monkeypatch.setattr(
-        feed.publish_meter, "delay", lambda slug: queued.append((slug, current_thread().name))
-    )
-    commit_meter(bank, 1_250_000)
-    assert celery._handoff_thread().wait(timeout=5)
-    assert queued == [("grand", "celery-handoff")]
+    monkeypatch.setattr(feed.publish_meter, "delay", lambda slug: queued.append(slug))
+    with transaction.atomic():
+        commit_meter(bank, 1_250_000)
+        assert queued == []
+    assert queued == ["grand"]
 
 
 def test_a_commit_while_the_publish_is_queued_is_covered_by_it(bank, monkeypatch):

@@ -55,7 +55,8 @@ def test_an_approved_void_queues_the_too_many_voids_check(felt, supervisor, comm
     assert queued == [round_id]
 
 
-def test_a_recorded_hit_queues_its_alert(db, monkeypatch):
+def test_a_recorded_hit_queues_its_alert(transactional_db, monkeypatch):
+    # transactional_db: the signal is sent after a commit, outside any transaction.
     queued = []
     monkeypatch.setattr(tasks.hit_alert, "delay", lambda hit_id: queued.append(hit_id))
     jackpot_events.hit_recorded.send(sender=None, hit_id=41)

@@ -27,7 +27,7 @@ DEAD_PORT = 8519
 def _cache_at(settings, port: int) -> None:
     settings.CACHES = {
         "default": {
-            "BACKEND": "casino.cache.SharedRedisCache",
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": f"redis://127.0.0.1:{port}/0",
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
