@@ -139,6 +139,7 @@ CODES = {
     "ratings.comp.declined": _("Comp declined"),
     "ratings.comp_report.prepared": _("Monthly comp report prepared"),
     "ratings.aml_log.viewed": _("Anti-money-laundering log read"),
+    "ratings.rating.time_corrected": _("Rating time corrected"),
 }
 
 ADMIN_VERBS = {

@@ -67,6 +67,7 @@ class SimTable:
     employee_number: str
     pin: str
     created: tuple[str, ...]  # what this run created or changed for it, for the report
+    rated_card: str | None = None  # the demo player the supervisor rates at this table
 
 
 def floor_prepare(count: int) -> list[SimTable]:
@@ -91,6 +92,7 @@ def floor_prepare(count: int) -> list[SimTable]:
             "UTH 1 to UTH 4): run `manage.py load_demo` on this database first"
         )
     prepared = []
+    cards, closed = _rated_players(count, supervisor) if _rated_players else ([], [])
     for index in range(1, count + 1):
         created = []
         template = templates[(index - 1) % len(templates)]
@@ -134,6 +136,9 @@ def floor_prepare(count: int) -> list[SimTable]:
         if dealing is None or dealing.pk != dealer.pk:
             services.dealer_rotate(table_id=table.pk, dealer_id=dealer.pk, supervisor=supervisor)
             created.append(f"{username} assigned to {name}")
+        card = cards[index - 1] if index <= len(cards) else None
+        if index == 1:
+            created += closed
         prepared.append(
             SimTable(
                 index=index,
@@ -142,9 +147,26 @@ def floor_prepare(count: int) -> list[SimTable]:
                 employee_number=dealer.employee_number,
                 pin=number,
                 created=tuple(created),
+                rated_card=card,
             )
         )
     return prepared
+
+
+# What an app above the tables adds to a simulated floor, registered at start-up (as
+# tables/seat_labels.py is): the ratings app names the players to rate, one card per table,
+# and checks their ratings afterwards (tables/ratings/simulation.py).
+_rated_players = None  # (count, supervisor) -> (cards, what it changed)
+_rating_checks = None  # {rating id: rounds counted} -> [Check]
+
+
+def register_ratings(players, checks) -> None:
+    global _rated_players, _rating_checks
+    _rated_players, _rating_checks = players, checks
+
+
+def rating_checks(rated_rounds: dict[int, int]) -> list["Check"]:
+    return _rating_checks(rated_rounds) if _rating_checks and rated_rounds else []
 
 
 def demo_supervisor_credentials() -> dict:
@@ -273,6 +295,19 @@ class RoundPlan:
     reserved: dict = field(default_factory=dict)  # place -> cards dealt there first
     void_at: str | None = None  # "preflop" or "flop"
     rigged_seat: int | None = None
+    locked_here: bool = False  # this dealer locked its bets (not an earlier run)
+
+
+@dataclass
+class RatedPlay:
+    """The player the demo supervisor rates at one table, as the supervisor follows them."""
+
+    card: str
+    seat: int = 1
+    rating: dict | None = None  # the open rating, as its last write answered
+    paused: bool = False
+    stake: int = 0  # the buy-ins of the open rating (chips carried from a move included)
+    won: int = 0  # the seat's nets in the rounds the open rating counts
 
 
 @dataclass
@@ -291,6 +326,10 @@ class DealerResult:
     timings: list = field(default_factory=list)
     server_timings: list = field(default_factory=list)
     db_timings: list = field(default_factory=list)
+    # rating id -> the rounds this dealer saw it count (settled, bets locked here while the
+    # rating was open and not paused, the rated seat wagering)
+    rated_rounds: dict[int, int] = field(default_factory=dict)
+    rating_writes: int = 0
 
 
 def server_time_ms(header: str, metric_name: str = "app") -> float | None:
@@ -339,6 +378,15 @@ class TableDealer:
         )
         self.run_tag, self.keys = run, 0
         self.info: dict = {}
+        # The demo supervisor at the pit, rating the table's player: its own connection.
+        self.pit = Http(
+            base,
+            self.result.timings,
+            server_timings=self.result.server_timings,
+            db_timings=self.result.db_timings,
+        )
+        self.rated = RatedPlay(card=table.rated_card) if table.rated_card else None
+        self.pit_signed_in = False
 
     # -- plumbing
 
@@ -361,13 +409,16 @@ class TableDealer:
         self.result.waited += waited
         self.say(f"{self.table.name}: {text} after {waited:.0f} s; the dealer goes on")
 
-    def answered(self, method: str, path: str, body=None, *, label: str) -> tuple[int, object]:
+    def answered(
+        self, method: str, path: str, body=None, *, label: str, client=None
+    ) -> tuple[int, object]:
         """One request, sent again under the same key while the server does not answer (a
         restart): a write that arrived has one effect however often it is sent."""
+        client = client or self.http
         started = None
         while True:
             try:
-                answer = self.http.request(method, path, body, label=label)
+                answer = client.request(method, path, body, label=label)
             except (OSError, http.client.HTTPException) as exc:
                 if started is None:
                     started = time.monotonic()
@@ -375,24 +426,28 @@ class TableDealer:
                         f"{self.table.name}: the server does not answer ({exc}); the dealer "
                         "waits for it, then sends the step again"
                     )
-                self.http.close()
+                client.close()
                 self.wait_until("the server", started)
                 continue
             if started is not None:
                 self.waited(started, "the server answers again")
             return answer
 
-    def send(self, method: str, path: str, body=None, *, label: str) -> tuple[int, object]:
+    def send(
+        self, method: str, path: str, body=None, *, label: str, client=None
+    ) -> tuple[int, object]:
         """One request; a server error (5xx) is noted as a problem and the very same request
         sent again, as a tablet would: a refused or failed write changed nothing, and the
         same key cannot have two effects. Signed out meanwhile (a server that lost its
         sessions), the dealer signs in again and sends it again."""
+        at_pit = client is not None and client is not self.http
         for attempt in range(1, SERVER_ERROR_RETRIES + 2):
-            status, answer = self.answered(method, path, body, label=label)
+            status, answer = self.answered(method, path, body, label=label, client=client)
             if status == 401 and path != "/api/login":
-                self.say(f"{self.table.name}: signed out by the server; the dealer signs in again")
-                self.sign_in()
-                status, answer = self.answered(method, path, body, label=label)
+                who = "the supervisor" if at_pit else "the dealer"
+                self.say(f"{self.table.name}: signed out by the server; {who} signs in again")
+                self.pit_sign_in() if at_pit else self.sign_in()
+                status, answer = self.answered(method, path, body, label=label, client=client)
             if status < 500:
                 break
             text = answer if isinstance(answer, str) else json.dumps(answer)
@@ -403,8 +458,8 @@ class TableDealer:
             time.sleep(0.2 * attempt)
         return status, answer
 
-    def expect(self, what: str, method: str, path: str, body=None, *, ok=(200,)):
-        status, answer = self.send(method, path, body, label=what)
+    def expect(self, what: str, method: str, path: str, body=None, *, ok=(200,), client=None):
+        status, answer = self.send(method, path, body, label=what, client=client)
         if status not in ok:
             raise Refused.answer(what, status, answer)
         return answer
@@ -430,6 +485,103 @@ class TableDealer:
             )
         self.info = table
 
+    def pit_sign_in(self) -> None:
+        """The demo supervisor signs in at the pit with their PIN (the same way in)."""
+        self.expect("GET /login/pin/", "GET", "/login/pin/", client=self.pit)
+        self.expect("POST /api/login", "POST", "/api/login", self.supervisor, client=self.pit)
+        self.pit_signed_in = True
+
+    # -- rating the table's player (the demo supervisor, through /api/ratings)
+
+    def rate(self, what: str, path: str, body: dict, *, ok=(200,)) -> dict:
+        """One rating write by the supervisor; its answer is the rating now."""
+        if not self.pit_signed_in:
+            self.pit_sign_in()
+        answer = self.expect(
+            what, "POST", path, {"key": self.key(), **body}, ok=ok, client=self.pit
+        )
+        self.result.rating_writes += 1
+        return answer
+
+    def rating_turn(self, number: int) -> None:
+        """Once round `number` is open, before its bets lock: what the supervisor does to the
+        rating, on a schedule that fits the rounds played: open with a cash buy-in (round 1), a pause (one round sat
+        out), the resume, a move to another seat with the chips carried as a buy-in, and,
+        after the last round (`number` past it), the close with the walk-with."""
+        rated = self.rated
+        if rated is None:
+            return
+        pause_at, move_at = max(2, self.rounds // 3), max(2, self.rounds // 3) + 1
+        move_at = max(move_at, 2 * self.rounds // 3)
+        if number == 1:
+            rated.seat = 1
+            opened = self.rate(
+                "POST /api/ratings",
+                "/api/ratings",
+                {"table": self.table.table_id, "seat": 1, "player": {"card": rated.card}},
+                ok=(201,),
+            )
+            rated.rating, rated.stake, rated.won = opened, 0, 0
+            self.result.rated_rounds[opened["id"]] = 0
+            self.buy_in(20 * self.info["min_bet_cents"], "cash")
+            # The player's own chips too, enough for every round at the table's limits.
+            self.buy_in(self.rounds * self.most_lost(), "chips")
+            return
+        if rated.rating is None:
+            return
+        path = f"/api/ratings/{rated.rating['id']}"
+        if number == pause_at and number <= self.rounds:
+            rated.rating = self.rate("POST /api/ratings/<id>/pause", f"{path}/pause", {})
+            rated.paused = True
+        elif rated.paused and (number == pause_at + 1 or number > self.rounds):
+            rated.rating = self.rate("POST /api/ratings/<id>/resume", f"{path}/resume", {})
+            rated.paused = False
+        path = f"/api/ratings/{rated.rating['id']}"
+        if number == move_at and number <= self.rounds:
+            seat = self.info["seats"]
+            moved = self.rate(
+                "POST /api/ratings/<id>/move",
+                f"{path}/move",
+                {"table": self.table.table_id, "seat": seat},
+                ok=(201,),
+            )
+            rated.rating, rated.seat = moved, seat
+            self.result.rated_rounds[moved["id"]] = 0
+            # The player carries their chips to the new seat: a chips buy-in there, so that
+            # this rating's walk-with less buy-ins is its own result.
+            carried, rated.stake = rated.stake + rated.won, 0
+            rated.won = 0
+            if carried > 0:
+                self.buy_in(carried, "chips")
+        if number > self.rounds:
+            walk_with = max(0, rated.stake + rated.won)
+            closed = self.rate(
+                "POST /api/ratings/<id>/close", f"{path}/close", {"walk_with_cents": walk_with}
+            )
+            rated.rating = None
+            if closed.get("status") != "closed":
+                self.result.problems.append(f"rating #{closed.get('id')} did not close: {closed}")
+
+    def buy_in(self, amount: int, instrument: str) -> None:
+        rated = self.rated
+        path = f"/api/ratings/{rated.rating['id']}/buy-ins"
+        rated.rating = self.rate(
+            "POST /api/ratings/<id>/buy-ins",
+            path,
+            {"amount_cents": amount, "instrument": instrument},
+        )
+        rated.stake += amount
+
+    def most_lost(self) -> int:
+        """The most one seat can lose in a round at this table: Ante, Blind, Play 4x, Trips
+        and the progressive at their highest."""
+        bank = self.info.get("bank") or {}
+        return (
+            6 * self.info["max_bet_cents"]
+            + self.info["trips_max_cents"]
+            + (bank.get("progressive_wager_cents") or 0)
+        )
+
     # -- playing
 
     def play(self) -> None:
@@ -437,6 +589,7 @@ class TableDealer:
             self.play_round(number)
             if number < self.rounds:
                 self.pause(ROUND_PAUSE)
+        self.rating_turn(self.rounds + 1)
 
     def open_round(self) -> tuple[int, object]:
         """Open a round; a closed table is waited for, as a dealer waits for the supervisor."""
@@ -470,6 +623,9 @@ class TableDealer:
         else:
             raise Refused.answer("open a round", status, answer)
         self.result.round_ids.append(round_["id"])
+        # The supervisor's turn once the round is open (the table is open then), before its
+        # bets are locked.
+        self.rating_turn(number)
         plan = self.plan(number, round_)
         while round_["stage"] not in FINISHED:
             self.pause(STEP_PAUSE)
@@ -478,6 +634,7 @@ class TableDealer:
             self.result.void += 1
             return
         self.result.settled += 1
+        self.count_rated(round_, plan)
         hits = round_["settlement"]["progressive"]["hits"]
         self.result.hits += len(hits)
         for hit in hits:
@@ -491,6 +648,19 @@ class TableDealer:
                 f"{self.rigged_hand(round_, plan.rigged_seat)} with the progressive and no hit "
                 "was recorded"
             )
+
+    def count_rated(self, round_: dict, plan: "RoundPlan") -> None:
+        """A settled round the open rating counts: its bets locked here while the rating
+        was open and not paused, the rated seat in its settlement."""
+        rated = self.rated
+        if rated is None or rated.rating is None or rated.paused or not plan.locked_here:
+            return
+        net = next(
+            (s["net"] for s in round_["settlement"]["seats"] if s["seat"] == rated.seat), None
+        )
+        if net is not None:
+            self.result.rated_rounds[rated.rating["id"]] += 1
+            rated.won += net
 
     @staticmethod
     def rigged_hand(round_: dict, seat: int) -> str:
@@ -513,7 +683,14 @@ class TableDealer:
         bank = info["bank"]
         progressive = bank["progressive_wager_cents"] if bank and bank["status"] == "open" else 0
         count = self.rng.randint(1, info["seats"])
-        for seat in sorted(self.rng.sample(range(1, info["seats"] + 1), count)):
+        seats = set(self.rng.sample(range(1, info["seats"] + 1), count))
+        rated = self.rated
+        if rated is not None and rated.rating is not None:
+            # The rated player plays every round, except the one they sit out.
+            seats = seats - {rated.seat} if rated.paused else seats | {rated.seat}
+            if not seats:
+                seats = {rated.seat % info["seats"] + 1}
+        for seat in sorted(seats):
             ante = self.ante()
             plan.wagers[seat] = {
                 "ante": ante,
@@ -576,6 +753,7 @@ class TableDealer:
             for seat, wagers in plan.wagers.items():
                 if seat not in placed:
                     return self.write(round_, {"kind": "wagers_placed", "seat": seat, **wagers})
+            plan.locked_here = True
             return self.write(round_, {"kind": "bets_locked"})
         if plan.void_at == stage:
             plan.void_at = None
@@ -643,6 +821,8 @@ def run_dealers(dealers: list[TableDealer]) -> float:
         try:
             try:
                 dealer.sign_in()
+                if dealer.rated is not None:
+                    dealer.pit_sign_in()  # before the start: its time is not the play's
             finally:
                 ready.wait()
             dealer.play()
@@ -650,6 +830,7 @@ def run_dealers(dealers: list[TableDealer]) -> float:
             dealer.result.problems.append(f"{dealer.table.name}: {type(exc).__name__}: {exc}"[:600])
         finally:
             dealer.http.close()
+            dealer.pit.close()
 
     threads = [threading.Thread(target=work, args=(d,), daemon=True) for d in dealers]
     for thread in threads:

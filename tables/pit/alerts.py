@@ -67,6 +67,10 @@ SEVERITY = {
     Kind.VARIANCE: Severity.CRITICAL,
     Kind.EXCLUDED_PLAYER: Severity.CRITICAL,
     Kind.AML_IDENTITY: Severity.CRITICAL,
+    Kind.GHOST_RATING: Severity.WARNING,
+    Kind.REPEATED_RATINGS: Severity.WARNING,
+    Kind.RATING_TIME_EDITED: Severity.WARNING,
+    Kind.CHIPS_GAP: Severity.WARNING,
 }
 
 
@@ -272,6 +276,10 @@ TITLES = {
     Kind.VARIANCE: gettext_lazy("Counted and computed win differ at %(table)s"),
     Kind.EXCLUDED_PLAYER: gettext_lazy("Excluded player at %(table)s"),
     Kind.AML_IDENTITY: gettext_lazy("Identity needed: %(alias)s at %(table)s"),
+    Kind.GHOST_RATING: gettext_lazy("Ghost rating at %(table)s"),
+    Kind.REPEATED_RATINGS: gettext_lazy("Repeated ratings of %(alias)s by %(staff)s"),
+    Kind.RATING_TIME_EDITED: gettext_lazy("Rating time edited at %(table)s"),
+    Kind.CHIPS_GAP: gettext_lazy("Chips and measured results differ at %(table)s"),
 }
 
 DETAILS = {
@@ -320,6 +328,28 @@ DETAILS = {
         "%(alias)s has brought %(amount)s in cash on gaming day %(gaming_date)s, above "
         "%(threshold)s, and no identity is on file: compliance records it before play goes on."
     ),
+    Kind.GHOST_RATING: gettext_lazy(
+        "%(alias)s is rated at seat %(seat)s but the seat placed no wager in the last "
+        "%(rounds)s rounds (rating opened by %(staff)s): check that the player is there."
+    ),
+    Kind.REPEATED_RATINGS: gettext_lazy(
+        "%(staff)s opened or corrected %(count)s ratings of %(alias)s in %(days)s days (alert "
+        "from %(limit)s): surveillance checks the player was there."
+    ),
+    Kind.RATING_TIME_EDITED: gettext_lazy(
+        "%(staff)s changed the %(field)s of %(alias)s’s rating at seat %(seat)s from %(before)s "
+        "to %(after)s: %(reason)s"
+    ),
+    Kind.CHIPS_GAP: gettext_lazy(
+        "%(alias)s, seat %(seat)s: walk-with less buy-ins says %(estimated)s, the rounds "
+        "measured %(measured)s, a gap of %(gap)s (alert from %(threshold)s)."
+    ),
+}
+
+# A rating's time, as a time-edited alert words it.
+RATING_TIMES = {
+    "opened_at": gettext_lazy("opening time"),
+    "closed_at": gettext_lazy("closing time"),
 }
 
 # A player's status, as an excluded-player alert words it.
@@ -356,10 +386,19 @@ def _worded_params(alert: Alert, zone) -> dict:
     p = dict(alert.params)
     words = {k: ("" if v is None else v) for k, v in p.items()}
     words.setdefault("table", alert.table.name if alert.table else "")
-    for name in ("amount", "threshold", "counted", "computed", "variance"):
+    for name in (
+        "amount",
+        "threshold",
+        "counted",
+        "computed",
+        "variance",
+        "estimated",
+        "measured",
+        "gap",
+    ):
         if f"{name}_cents" in p:
             words[name] = _amount(p[f"{name}_cents"])
-    for name in ("since", "due", "until"):
+    for name in ("since", "due", "until", "before", "after"):
         if p.get(name):
             words[name] = _instant(p[name], zone)
     if p.get("bank_en") and (get_language() or "").startswith("en"):
@@ -368,6 +407,8 @@ def _worded_params(alert: Alert, zone) -> dict:
         words["hand"] = _word(f"cat.{p['hand']}", p["hand"])
     if "reason" in p:
         words["reason"] = _word(f"irr.{p['reason']}", p["reason"] or "?")
+    if "field" in p and alert.kind == Kind.RATING_TIME_EDITED:
+        words["field"] = str(RATING_TIMES.get(p["field"], p["field"]))
     if "status" in p:
         words["status"] = str(EXCLUSIONS.get(p["status"], p["status"]))
     if "shift" in p:
@@ -375,7 +416,7 @@ def _worded_params(alert: Alert, zone) -> dict:
             words["shift"] = str(Shift.Code(p["shift"]).label)
         except ValueError:
             words["shift"] = p["shift"]
-    if "field" in p:
+    if "field" in p and alert.kind != Kind.RATING_TIME_EDITED:
         field = p["field"]
         words["field"] = str(RECONCILED.get(field, field))
         if field.endswith("_cents"):
@@ -831,4 +872,113 @@ def aml_identity_alert_raise(*, player_id: int, table_id: int, at: dt.datetime):
             "crossed": list(day.crossed),
         },
         subject=player,
+    )
+
+
+# --- the ratings' fraud signals (tables.ratings.signals) -----------------------------------
+
+
+def _rating_params(rating) -> dict:
+    return {
+        "table": rating.table.name,
+        "alias": rating.player.alias,
+        "seat": rating.seat,
+        "rating": rating.pk,
+    }
+
+
+def ghost_ratings_raise(*, round_id: int) -> list[Alert]:
+    """After a round settles: the table's ratings open over a seat that placed no wager in
+    its last N rounds. One alert per rating (once acknowledged it stays quiet)."""
+    from tables.ratings.signals import ghost_ratings
+
+    raised = []
+    for found in ghost_ratings(round_id=round_id):
+        rating = found["rating"]
+        opener = Staff.objects.filter(pk=rating.opened_by_id).first()
+        raised.append(
+            alert_raise(
+                kind=Kind.GHOST_RATING,
+                key=f"ghost_rating:{rating.pk}",
+                table=rating.table,
+                subject=rating,
+                params={
+                    **_rating_params(rating),
+                    "rounds": found["rounds"],
+                    "staff": str(opener) if opener else "",
+                },
+                once=True,
+            )
+        )
+    return raised
+
+
+def repeated_ratings_raise(*, rating_id: int, staff_id: int) -> Alert | None:
+    """After a supervisor opens, moves or corrects a rating: K of them for one player in D
+    days. One open alert per supervisor and player."""
+    from tables.ratings.signals import repeated_ratings
+
+    found = repeated_ratings(rating_id=rating_id, staff_id=staff_id)
+    if found is None:
+        return None
+    rating, staff = found["rating"], Staff.objects.filter(pk=staff_id).first()
+    return alert_raise(
+        kind=Kind.REPEATED_RATINGS,
+        key=f"repeated_ratings:{staff_id}:{rating.player_id}",
+        table=rating.table,
+        subject=rating.player,
+        params={
+            "alias": rating.player.alias,
+            "staff": str(staff) if staff else "",
+            "count": found["count"],
+            "limit": found["limit"],
+            "days": found["days"],
+        },
+    )
+
+
+def rating_time_edited_raise(*, correction_id: int) -> Alert | None:
+    """A rating's open or close time was corrected: surveillance sees every one."""
+    from tables.ratings.signals import time_corrected
+
+    correction = time_corrected(correction_id=correction_id)
+    if correction is None:
+        return None
+    rating = correction.rating
+    return alert_raise(
+        kind=Kind.RATING_TIME_EDITED,
+        key=f"rating_time_edited:{correction.pk}",
+        table=rating.table,
+        subject=rating,
+        params={
+            **_rating_params(rating),
+            "staff": str(correction.by),
+            "field": correction.field,
+            "before": correction.before.isoformat(),
+            "after": correction.after.isoformat(),
+            "reason": correction.reason,
+        },
+    )
+
+
+def chips_gap_raise(*, rating_id: int) -> Alert | None:
+    """At a close with the walk-with: the chips-estimated result far from the measured one."""
+    from tables.ratings.signals import chips_gap
+
+    found = chips_gap(rating_id=rating_id)
+    if found is None:
+        return None
+    rating = found["rating"]
+    return alert_raise(
+        kind=Kind.CHIPS_GAP,
+        key=f"chips_gap:{rating.pk}",
+        table=rating.table,
+        subject=rating,
+        params={
+            **_rating_params(rating),
+            "estimated_cents": found["estimated_cents"],
+            "measured_cents": found["measured_cents"],
+            "gap_cents": found["gap_cents"],
+            "threshold_cents": found["threshold_cents"],
+        },
     )

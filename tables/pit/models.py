@@ -35,6 +35,10 @@ class Alert(models.Model):
         VARIANCE = "variance", _("win variance")
         EXCLUDED_PLAYER = "excluded_player", _("barred or self-excluded player")
         AML_IDENTITY = "aml_identity", _("cash threshold crossed without identity")
+        GHOST_RATING = "ghost_rating", _("ghost rating")
+        REPEATED_RATINGS = "repeated_ratings", _("repeated ratings")
+        RATING_TIME_EDITED = "rating_time_edited", _("rating time edited")
+        CHIPS_GAP = "chips_gap", _("chips and measured results differ")
 
     class Severity(models.TextChoices):
         INFO = "info", _("information")

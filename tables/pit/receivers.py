@@ -35,6 +35,7 @@ def _logged(fn):
 @_logged
 def on_round_settled(*, round_id, **kwargs):
     tasks.big_wins_check.delay_on_commit(round_id)
+    tasks.ghost_ratings_check.delay_on_commit(round_id)  # a rated seat with no wager
 
 
 @receiver(tables_events.round_corrected, dispatch_uid="pit.alerts.round_corrected")
@@ -113,3 +114,21 @@ def on_excluded_player_refused(*, player_id, table_id, seat, staff_id, **kwargs)
 @_logged
 def on_cash_in_recorded(*, player_id, table_id, at, **kwargs):
     alerts.aml_identity_alert_raise(player_id=player_id, table_id=table_id, at=at)
+
+
+@receiver(ratings_events.rating_adjusted, dispatch_uid="pit.alerts.rating_adjusted")
+@_logged
+def on_rating_adjusted(*, rating_id, staff_id, **kwargs):
+    tasks.repeated_ratings_check.delay_on_commit(rating_id, staff_id)
+
+
+@receiver(ratings_events.rating_time_corrected, dispatch_uid="pit.alerts.rating_time_corrected")
+@_logged
+def on_rating_time_corrected(*, correction_id, **kwargs):
+    alerts.rating_time_edited_raise(correction_id=correction_id)
+
+
+@receiver(ratings_events.rating_closed_with_walk, dispatch_uid="pit.alerts.rating_closed")
+@_logged
+def on_rating_closed_with_walk(*, rating_id, **kwargs):
+    tasks.chips_gap_check.delay_on_commit(rating_id)  # the figures are read off the request

@@ -41,3 +41,23 @@ def hit_alert(hit_id: int) -> int:
     """1 when this run raised the progressive hit's alert (once per hit)."""
     alert = alerts.hit_alert_raise(hit_id=hit_id)
     return int(bool(alert and alert.is_new))
+
+
+@shared_task(name="tables.pit.tasks.ghost_ratings_check", ignore_result=True, acks_late=True)
+def ghost_ratings_check(round_id: int) -> int:
+    """The number of ghost-rating alerts this run raised (one per rating)."""
+    return sum(1 for alert in alerts.ghost_ratings_raise(round_id=round_id) if alert.is_new)
+
+
+@shared_task(name="tables.pit.tasks.repeated_ratings_check", ignore_result=True, acks_late=True)
+def repeated_ratings_check(rating_id: int, staff_id: int) -> int:
+    """1 when this run raised the supervisor's repeated-ratings alert for the player."""
+    alert = alerts.repeated_ratings_raise(rating_id=rating_id, staff_id=staff_id)
+    return int(bool(alert and alert.is_new))
+
+
+@shared_task(name="tables.pit.tasks.chips_gap_check", ignore_result=True, acks_late=True)
+def chips_gap_check(rating_id: int) -> int:
+    """1 when this run raised the closed rating's chips-gap alert."""
+    alert = alerts.chips_gap_raise(rating_id=rating_id)
+    return int(bool(alert and alert.is_new))

@@ -1,7 +1,7 @@
 from django.contrib import admin
 
 from casino.admin_audit import AuditedModelAdmin
-from tables.ratings.models import ComplianceSettings, CompSettings
+from tables.ratings.models import ComplianceSettings, CompSettings, RatingSignalSettings
 
 
 @admin.register(ComplianceSettings)
@@ -22,6 +22,17 @@ class CompSettingsAdmin(AuditedModelAdmin):
     documented); the defaults are filled in on first use."""
 
     list_display = ("property", "budget_percent", "supervisor_limit_cents", "host_limit_cents")
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RatingSignalSettings)
+class RatingSignalSettingsAdmin(AuditedModelAdmin):
+    """Managers set when a rating is a signal for surveillance (ghost rounds, repeated
+    ratings, the chips gap), every change audited."""
+
+    list_display = ("property", "ghost_rounds", "repeat_count", "repeat_days", "chips_gap_cents")
 
     def has_delete_permission(self, request, obj=None):
         return False

@@ -21,3 +21,8 @@ class RatingsConfig(AppConfig):
 
         seat_labels.register(seat_aliases)
         openapi.extend(OPENAPI)
+
+        from tables import simulator
+        from tables.ratings import simulation
+
+        simulator.register_ratings(simulation.players_to_rate, simulation.rating_checks)

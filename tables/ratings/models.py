@@ -2,6 +2,7 @@
 compliance only (the fact that a document was checked, never a copy of it)."""
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -424,3 +425,96 @@ class Comp(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rating_id} {self.description} {self.amount_cents}"
+
+
+# The fraud signals' thresholds when a property has set none (tables.ratings.signals).
+DEFAULT_GHOST_ROUNDS = 5
+DEFAULT_REPEAT_COUNT = 3
+DEFAULT_REPEAT_DAYS = 7
+DEFAULT_CHIPS_GAP_CENTS = 50_000  # 500.00 in the property's currency
+
+
+class RatingSignalSettings(models.Model):
+    """When a rating looks wrong enough for surveillance: the property's thresholds for the
+    fraud signals (tables.ratings.signals), edited by a games manager in the admin."""
+
+    property = models.OneToOneField(
+        "casino.Property",
+        verbose_name=_("property"),
+        on_delete=models.CASCADE,
+        related_name="rating_signal_settings",
+    )
+    # A ghost rating: open over a seat that placed no wager in this many rounds in a row.
+    ghost_rounds = models.PositiveSmallIntegerField(
+        _("ghost rating after rounds without a wager"),
+        default=DEFAULT_GHOST_ROUNDS,
+        validators=[MinValueValidator(1)],
+    )
+    repeat_count = models.PositiveSmallIntegerField(
+        _("ratings opened or edited by one supervisor for one player, alert from"),
+        default=DEFAULT_REPEAT_COUNT,
+        validators=[MinValueValidator(2)],
+    )
+    repeat_days = models.PositiveSmallIntegerField(
+        _("within (days)"), default=DEFAULT_REPEAT_DAYS, validators=[MinValueValidator(1)]
+    )
+    chips_gap_cents = models.PositiveBigIntegerField(
+        _("chips-estimated and measured results differ by (cents)"),
+        default=DEFAULT_CHIPS_GAP_CENTS,
+        validators=[MinValueValidator(1)],
+    )
+
+    class Meta:
+        verbose_name = _("rating fraud signal thresholds")
+        verbose_name_plural = _("rating fraud signal thresholds")
+        constraints = [
+            models.CheckConstraint(condition=Q(ghost_rounds__gte=1), name="signal_ghost_rounds_1"),
+            models.CheckConstraint(condition=Q(repeat_count__gte=2), name="signal_repeat_count_2"),
+            models.CheckConstraint(condition=Q(repeat_days__gte=1), name="signal_repeat_days_1"),
+            models.CheckConstraint(condition=Q(chips_gap_cents__gte=1), name="signal_chips_gap_1"),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.property)
+
+
+class RatingTimeCorrection(models.Model):
+    """A supervisor changed a rating's open or close time after the fact, with a reason: kept
+    for ever, and a signal for surveillance (the time decides which rounds the rating
+    counts)."""
+
+    OPENED_AT, CLOSED_AT = "opened_at", "closed_at"
+    FIELDS = [(OPENED_AT, _("opened at")), (CLOSED_AT, _("closed at"))]
+
+    rating = models.ForeignKey(
+        Rating,
+        verbose_name=_("rating"),
+        on_delete=models.PROTECT,
+        related_name="time_corrections",
+    )
+    field = models.CharField(_("time corrected"), max_length=10, choices=FIELDS)
+    before = models.DateTimeField(_("before"))
+    after = models.DateTimeField(_("after"))
+    reason = models.CharField(_("reason"), max_length=300)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("corrected by"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    at = models.DateTimeField(_("corrected at"))
+
+    class Meta:
+        verbose_name = _("rating time correction")
+        verbose_name_plural = _("rating time corrections")
+        ordering = ["rating", "at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(field__in=["opened_at", "closed_at"]), name="time_correction_field"
+            ),
+            models.CheckConstraint(condition=~Q(reason=""), name="time_correction_has_reason"),
+        ]
+        indexes = [models.Index(fields=["by", "at"])]
+
+    def __str__(self) -> str:
+        return f"{self.rating} {self.field} {self.after:%H:%M}"

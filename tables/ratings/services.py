@@ -171,6 +171,14 @@ def _cash_in_recorded(rating: Rating, at) -> None:
     )
 
 
+def _adjusted(rating: Rating, staff: Staff) -> None:
+    """Told after commit: one supervisor rating one player again and again is a signal."""
+    rating_id, staff_id = rating.pk, staff.pk
+    after_commit(
+        lambda: events.rating_adjusted.send(sender=Rating, rating_id=rating_id, staff_id=staff_id)
+    )
+
+
 def rating_open(*, staff: Staff, key, table, seat, player) -> RoundWrite:
     """A supervisor opens a rating for a carded or an anonymous player at an open table."""
     require_role(staff, Role.SUPERVISOR)
@@ -209,6 +217,7 @@ def rating_open(*, staff: Staff, key, table, seat, player) -> RoundWrite:
             written = _answer(rating.pk, 201)
             remember(scope, key, request, written, staff)
             _changed(rating)
+            _adjusted(rating, staff)
             return written
     except PlayerExcluded:
         # Nothing was written; the pit hears of the attempt all the same.
@@ -355,6 +364,11 @@ def rating_close(*, rating_id, staff: Staff, key, walk_with_cents=None) -> Round
             subject=rating,
             data={"walk_with_cents": walk_with},
         )
+        if walk_with is not None:  # the chips-estimated result against the measured one
+            rating_id = rating.pk
+            after_commit(
+                lambda: events.rating_closed_with_walk.send(sender=Rating, rating_id=rating_id)
+            )
         return 200, rating
 
     request = {"walk_with_cents": walk_with}
@@ -403,6 +417,7 @@ def rating_move(*, rating_id, staff: Staff, key, table, seat) -> RoundWrite:
         remember(scope, key, request, written, staff)
         _changed(rating)
         _changed(following)
+        _adjusted(following, staff)
     return written
 
 

@@ -144,6 +144,10 @@ class Command(BaseCommand):
         w(f"  settled                  {settled}")
         w(f"  void                     {void}")
         w(f"  progressive hits         {hits} ({sum(len(r.rigged) for r in results)} rigged)")
+        ratings = sum(len(r.rated_rounds) for r in results)
+        if ratings:
+            writes = sum(r.rating_writes for r in results)
+            w(f"  ratings                  {ratings} ({writes} rating writes by the supervisor)")
         skipped = sum(r.rig_skipped for r in results)
         if skipped:
             w(f"  rigged turns skipped     {skipped} (no open progressive bank at the table)")
@@ -208,6 +212,8 @@ class Command(BaseCommand):
                 f"{recorded} recorded, {settled_hits} in settlements",
             )
         )
+        rated = {pk: n for r in results for pk, n in r.rated_rounds.items()}
+        checks += sim.rating_checks(rated)
         self.stdout.write("Checks against the database:")
         for check in checks:
             verdict = self.style.SUCCESS("OK") if check.ok else self.style.ERROR("FAILED")

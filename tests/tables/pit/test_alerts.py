@@ -471,6 +471,9 @@ ENGLISH = {
     "computed", "differ", "gaming", "variance", "beyond", "mispay", "missing", "fill", "credit",
     "slip", "or", "chips", "gone", "tray", "look", "excluded", "player", "tried", "rate", "who",
     "rating", "refused", "ask", "them", "leave", "game", "barred",
+    "ghost", "placed", "wager", "last", "rounds", "opened", "there", "repeated", "corrected",
+    "ratings", "days", "checks", "edited", "changed", "opening", "time",
+    "less", "says", "measured", "gap", "results",
 }  # fmt: skip
 
 
@@ -502,6 +505,16 @@ def one_of_each_kind(table, dealer) -> list[Alert]:
         Kind.AML_IDENTITY: {"alias": "Blue cap", "gaming_date": "2026-12-01",
                             "amount_cents": 250_000, "threshold_cents": 200_000,
                             "crossed": ["identity"]},
+        Kind.GHOST_RATING: {"table": table.name, "alias": "Marie D.", "seat": 5, "rating": 1,
+                            "rounds": 5, "staff": "Martin"},
+        Kind.REPEATED_RATINGS: {"alias": "Marie D.", "staff": "Martin", "count": 3,
+                                "limit": 3, "days": 7},
+        Kind.RATING_TIME_EDITED: {"table": table.name, "alias": "Marie D.", "seat": 5,
+                                  "rating": 1, "staff": "Martin", "field": "opened_at",
+                                  "before": now, "after": now, "reason": "arrivée à 21 h"},
+        Kind.CHIPS_GAP: {"table": table.name, "alias": "Marie D.", "seat": 5, "rating": 1,
+                         "estimated_cents": 90_000, "measured_cents": -10_000,
+                         "gap_cents": 100_000, "threshold_cents": 50_000},
     }  # fmt: skip
     assert set(made) == set(Kind)
     return [

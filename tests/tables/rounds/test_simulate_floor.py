@@ -112,3 +112,35 @@ def test_it_refuses_to_run_without_a_server_and_creates_nothing(db):
 def test_it_needs_the_demo_floor(db):
     with pytest.raises(CommandError, match="load_demo"):
         simulator.floor_prepare(1)
+
+
+def test_the_demo_supervisor_rates_a_carded_player_while_the_dealer_plays(
+    transactional_db, live_server
+):
+    """Issue 28 item 10: at SIM 1 the demo supervisor opens a rating for the first demo
+    player, buys in, pauses and resumes it, moves the player and closes with the walk-with,
+    all through /api/ratings; each closed rating's hands are the rounds the dealer saw it
+    count, and nothing looks like fraud."""
+    from tables.pit.models import Alert
+    from tables.ratings.models import Rating
+    from tables.ratings.selectors import rating_detail
+
+    _demo()
+    text = _simulate(live_server.url, tables=1)
+    assert "ratings                  2 (" in text
+    assert "every closed rating's hands equal its counted rounds" in text
+    assert "FAILED" not in text
+
+    first, second = Rating.objects.filter(table__name="SIM 1").order_by("opened_at", "pk")
+    assert first.player.card == second.player.card == "400123"  # Marie D., load_demo's
+    assert (first.seat, first.closed_reason, second.previous_id) == (1, "moved", first.pk)
+    assert second.closed_reason == "closed" and second.walk_with_cents is not None
+    assert first.opened_by.username == second.closed_by.username == "inspecteur"
+    assert first.pauses.count() == 1 and first.pauses.get().ended_at is not None
+    assert {b.instrument for b in first.buy_ins.all()} == {"cash", "chips"}
+    shown = [rating_detail(first.pk), rating_detail(second.pk)]
+    # Round 1 counted at seat 1, round 2 sat out, round 3 voided (void_every=3).
+    assert [r["hands"] for r in shown] == [1, 0]
+    assert shown[1]["chips_estimated_result_cents"] == shown[1]["player_result_cents"]
+    kinds = set(Alert.objects.values_list("kind", flat=True))
+    assert not kinds & {Alert.Kind.GHOST_RATING, Alert.Kind.CHIPS_GAP}
