@@ -134,6 +134,8 @@ CODES = {
     "ratings.rating.table_closed": _("Rating closed with its table"),
     "ratings.feed_token.issued": _("Ratings feed token issued"),
     "ratings.feed_token.revoked": _("Ratings feed token revoked"),
+    "ratings.rating.average_entered": _("Average Ante entered by a supervisor"),
+    "ratings.day.exported": _("A gaming day's ratings exported (CSV)"),
 }
 
 ADMIN_VERBS = {

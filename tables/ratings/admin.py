@@ -1,7 +1,7 @@
 from django.contrib import admin
 
 from casino.admin_audit import AuditedModelAdmin
-from tables.ratings.models import ComplianceSettings
+from tables.ratings.models import ComplianceSettings, RatingSettings
 
 
 @admin.register(ComplianceSettings)
@@ -10,6 +10,17 @@ class ComplianceSettingsAdmin(AuditedModelAdmin):
     every change audited; the country's defaults are filled in on first use."""
 
     list_display = ("property", "country", "marketing_retention_years", "aml_retention_years")
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RatingSettings)
+class RatingSettingsAdmin(AuditedModelAdmin):
+    """Managers choose whether supervisors may enter an average Ante (the accuracy report),
+    every change audited."""
+
+    list_display = ("property", "average_ante_entry")
 
     def has_delete_permission(self, request, obj=None):
         return False

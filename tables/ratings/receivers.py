@@ -3,6 +3,7 @@
 from django.dispatch import receiver
 
 from tables import events as tables_events
+from tables.ratings import events as ratings_events
 from tables.ratings.services import ratings_close_for_table
 
 
@@ -10,3 +11,21 @@ from tables.ratings.services import ratings_close_for_table
 def on_table_closing(*, table_id, staff, **kwargs):
     # Inside the table's transaction: a failure here keeps the table open (nothing half done).
     ratings_close_for_table(table_id=table_id, staff=staff)
+
+
+# The reports' summaries (tables.ratings.summaries), refreshed after commit: the events are
+# sent then, so nothing here is on the dealer's request path before the answer is committed.
+@receiver(tables_events.round_settled, dispatch_uid="ratings.summaries.settled")
+@receiver(tables_events.round_corrected, dispatch_uid="ratings.summaries.corrected")
+@receiver(tables_events.void_decided, dispatch_uid="ratings.summaries.void")
+def on_round_counted(*, round_id, **kwargs):
+    from tables.ratings.summaries import refresh_for_round
+
+    refresh_for_round(round_id)
+
+
+@receiver(ratings_events.rating_changed, dispatch_uid="ratings.summaries.rating_changed")
+def on_rating_changed(*, table_id, **kwargs):
+    from tables.ratings.summaries import refresh_for_table
+
+    refresh_for_table(table_id)
