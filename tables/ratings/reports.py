@@ -15,6 +15,12 @@ from tables.ratings.models import Rating, RatingPause
 
 #: Most rows a top-players report lists.
 TOP_LIMIT = 50
+#: Visits and ratings a player's page lists (the latest); its totals and chart cover them all.
+SHOWN = 100
+
+
+def hours_minutes(seconds: int) -> str:
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}"
 
 
 @dataclasses.dataclass
@@ -33,6 +39,10 @@ class Row:
     @property
     def average_ante_cents(self) -> int:
         return round(Fraction(self.ante_cents, self.hands)) if self.hands else 0
+
+    @property
+    def time_played(self) -> str:
+        return hours_minutes(self.seconds_played)
 
 
 @dataclasses.dataclass
@@ -61,6 +71,7 @@ class Visit:
     player_result_cents = property(lambda self: self._sum("player_result_cents"))
     theo_cents = property(lambda self: self._sum("theo_cents"))
     seconds_played = property(lambda self: self._sum("seconds_played"))
+    time_played = property(lambda self: hours_minutes(self.seconds_played))
 
 
 @dataclasses.dataclass
@@ -134,9 +145,14 @@ def player_report(player, prop, *, since: dt.date | None = None) -> dict:
     if since is not None:
         ratings = ratings.filter(opened_at__gte=prop.gaming_day_start(since))
     rows = rows_of(ratings.order_by("-opened_at", "-pk"), prop)
+    visits = visits_of(rows)
     return {
         "rows": rows,
-        "visits": visits_of(rows),
+        "visits": visits,
+        # A year is hundreds of rows: the page lists the latest (rendering is its cost).
+        "shown_rows": rows[:SHOWN],
+        "shown_visits": visits[:SHOWN],
+        "more": len(rows) > SHOWN or len(visits) > SHOWN,
         "days": days_of(rows),
         "theo_cents": sum(r.theo_cents for r in rows),
         "player_result_cents": sum(r.player_result_cents for r in rows),
