@@ -86,7 +86,7 @@ def ratings_over_round(round_id: int):
 
 def refresh_for_round(round_id: int) -> int:
     """A round settled, corrected or voided: the closed ratings that may count it (an open
-    one is read from its lines, so a settled round usually costs this one query)."""
+    one is read from its lines, so a settled round usually costs two small queries)."""
     found = list(
         ratings_over_round(round_id).filter(closed_at__isnull=False).select_related("table")
     )

@@ -232,3 +232,18 @@ def test_a_gaming_days_ratings_as_csv_role_checked_and_audited(played, marie):
     for role in (Role.DEALER, Role.SUPERVISOR, Role.COMPLIANCE):
         assert _client(role).get("/players/ratings.csv").status_code == 403
     assert AuditEntry.objects.filter(code="ratings.day.exported").count() == 1
+
+
+def test_a_settled_round_costs_one_query_after_commit_with_only_open_ratings(
+    felt, supervisor, marie, django_capture_on_commit_callbacks
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    rate(supervisor, felt.table, 1, card="400123")
+    with django_capture_on_commit_callbacks(execute=True):
+        round_id = deal_to(felt, "settled")["id"]
+    assert not RatingSummary.objects.exists()  # an open rating is read from its lines
+    with CaptureQueriesContext(connection) as queries:
+        assert summaries.refresh_for_round(round_id) == 0
+    assert len(queries) == 2  # the round, then the closed ratings over it (none)
