@@ -103,15 +103,19 @@ def pages(table) -> list[str]:
 
     bank = Bank.objects.first()
     player = Player.objects.order_by("pk").first()
-    players = ["/players/"] + (
-        [
-            f"/players/{player.pk}/",
-            f"/players/{player.pk}/identity/",
-            f"/players/{player.pk}/ratings/",
-        ]
-        if player
-        else []
-    ) + ["/players/top/", "/players/accuracy/"]
+    players = (
+        ["/players/"]
+        + (
+            [
+                f"/players/{player.pk}/",
+                f"/players/{player.pk}/identity/",
+                f"/players/{player.pk}/ratings/",
+            ]
+            if player
+            else []
+        )
+        + ["/players/top/", "/players/accuracy/"]
+    )
     return players + [
         "/",
         "/tablet/",
