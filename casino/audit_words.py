@@ -140,6 +140,8 @@ CODES = {
     "ratings.comp_report.prepared": _("Monthly comp report prepared"),
     "ratings.aml_log.viewed": _("Anti-money-laundering log read"),
     "ratings.rating.time_corrected": _("Rating time corrected"),
+    "ratings.rating.average_entered": _("Average Ante entered by a supervisor"),
+    "ratings.day.exported": _("A gaming day's ratings exported (CSV)"),
 }
 
 ADMIN_VERBS = {

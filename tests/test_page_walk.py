@@ -84,7 +84,35 @@ def _identified_player():
         family_name="Dupont",
         document_kind="passport",
     )
+    _rated(player)
     return player
+
+
+def _rated(player):
+    """A closed rating with an entered average Ante, the entry allowed (the reports' pages)."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from casino.clock import current_property
+    from casino.models import Staff
+    from tables.models import Table
+    from tables.ratings.models import Rating, RatingSettings
+
+    supervisor = Staff.objects.get(username="inspecteur")
+    now = timezone.now()
+    Rating.objects.create(
+        player=player,
+        table=Table.objects.get(name="UTH 1"),
+        seat=1,
+        opened_at=now - dt.timedelta(hours=1),
+        opened_by=supervisor,
+        closed_at=now,
+        closed_by=supervisor,
+        closed_reason=Rating.CLOSED,
+        entered_average_ante_cents=2500,
+    )
+    RatingSettings.objects.create(property=current_property(), average_ante_entry=True)
 
 
 def pages(table) -> list[str]:
@@ -93,8 +121,18 @@ def pages(table) -> list[str]:
 
     bank = Bank.objects.first()
     player = Player.objects.order_by("pk").first()
-    players = ["/players/"] + (
-        [f"/players/{player.pk}/", f"/players/{player.pk}/identity/"] if player else []
+    players = (
+        ["/players/"]
+        + (
+            [
+                f"/players/{player.pk}/",
+                f"/players/{player.pk}/identity/",
+                f"/players/{player.pk}/ratings/",
+            ]
+            if player
+            else []
+        )
+        + ["/players/top/", "/players/accuracy/"]
     )
     rating = Rating.objects.order_by("pk").first()
     players += ["/comps/", "/comps/report/", "/compliance/aml/"] + (

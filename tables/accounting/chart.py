@@ -74,10 +74,11 @@ def hour_chart(hours) -> SafeString:
     return mark_safe("".join(parts))
 
 
-def trend_chart(days) -> SafeString:
+def trend_chart(days, *, title: str | None = None, with_hold: bool = True) -> SafeString:
     """A month's or a year's trend: computed win per gaming day as bars, the theoretical win
     as a line on the same scale, and the hold (counted win / drop) as dots on a percentage
-    scale of its own at the right; a day whose drop is not counted yet has no dot."""
+    scale of its own at the right; a day whose drop is not counted yet has no dot. Without
+    hold (a player's page: the house's result against theo), neither scale nor words of it."""
     if not days:
         return mark_safe("")
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
@@ -97,7 +98,7 @@ def trend_chart(days) -> SafeString:
         return TOP + (hold_top - value) / hold_span * plot_h
 
     axis = y(0)
-    title = _("Computed win, theoretical win and hold per gaming day")
+    title = title or _("Computed win, theoretical win and hold per gaming day")
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="trend-chart" role="img" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" aria-labelledby="trend-chart-title">',
@@ -105,15 +106,18 @@ def trend_chart(days) -> SafeString:
         f'<line class="axis" x1="{LEFT}" y1="{axis:.1f}" x2="{WIDTH - RIGHT}" y2="{axis:.1f}"/>',
         f'<text class="scale" x="{LEFT - 6}" y="{TOP + 10}" text-anchor="end">'
         f"{escape(money(top))}</text>",
-        f'<text class="scale hold" x="{WIDTH - RIGHT + 6}" y="{TOP + 10}">'
-        f"{escape(_('%(hold)s %%') % {'hold': formats.number_format(hold_top, 0)})}</text>",
     ]
+    if with_hold:
+        parts.append(
+            f'<text class="scale hold" x="{WIDTH - RIGHT + 6}" y="{TOP + 10}">'
+            f"{escape(_('%(hold)s %%') % {'hold': formats.number_format(hold_top, 0)})}</text>"
+        )
     if low < 0:
         parts.append(
             f'<text class="scale" x="{LEFT - 6}" y="{TOP + plot_h}" text-anchor="end">'
             f"{escape(money(low))}</text>"
         )
-    if hold_low < 0:
+    if with_hold and hold_low < 0:
         parts.append(
             f'<text class="scale hold" x="{WIDTH - RIGHT + 6}" y="{TOP + plot_h}">'
             f"{escape(_('%(hold)s %%') % {'hold': formats.number_format(hold_low, 0)})}</text>"
@@ -122,7 +126,11 @@ def trend_chart(days) -> SafeString:
     label_every = 1 if len(days) <= 31 else 0
     # Worded once, not once a day: a year is 365 bars.
     not_counted, hold_words = _("hold not counted yet"), _("hold %(hold)s %%")
-    day_words = _("%(day)s: win %(win)s, theoretical %(theoretical)s, %(hold)s")
+    day_words = (
+        _("%(day)s: win %(win)s, theoretical %(theoretical)s, %(hold)s")
+        if with_hold
+        else _("%(day)s: win %(win)s, theoretical %(theoretical)s")
+    )
     for i, d in enumerate(days):
         x = LEFT + i * step
         top_y = y(max(d.win, 0))
@@ -132,7 +140,7 @@ def trend_chart(days) -> SafeString:
             if d.hold is None
             else hold_words % {"hold": formats.number_format(d.hold, 1)}
         )
-        label = day_words % {
+        label = day_words % {  # an unused key is ignored by %
             "day": formats.date_format(d.day, "SHORT_DATE_FORMAT"),
             "win": money(d.win),
             "theoretical": money(d.theoretical),

@@ -1,7 +1,12 @@
 from django.contrib import admin
 
 from casino.admin_audit import AuditedModelAdmin
-from tables.ratings.models import ComplianceSettings, CompSettings, RatingSignalSettings
+from tables.ratings.models import (
+    ComplianceSettings,
+    CompSettings,
+    RatingSettings,
+    RatingSignalSettings,
+)
 
 
 @admin.register(ComplianceSettings)
@@ -33,6 +38,17 @@ class RatingSignalSettingsAdmin(AuditedModelAdmin):
     ratings, the chips gap), every change audited."""
 
     list_display = ("property", "ghost_rounds", "repeat_count", "repeat_days", "chips_gap_cents")
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RatingSettings)
+class RatingSettingsAdmin(AuditedModelAdmin):
+    """Managers choose whether supervisors may enter an average Ante (the accuracy report),
+    every change audited."""
+
+    list_display = ("property", "average_ante_entry")
 
     def has_delete_permission(self, request, obj=None):
         return False

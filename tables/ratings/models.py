@@ -191,6 +191,11 @@ class Rating(models.Model):
     )
     # The chips the player left with, said at the close (the chips-estimated result's end).
     walk_with_cents = models.BigIntegerField(_("walk-with (cents)"), null=True, blank=True)
+    # The average Ante a supervisor saw, for a seat the tablet does not see (where the
+    # property's rating settings allow it): the accuracy report sets it beside the measured one.
+    entered_average_ante_cents = models.PositiveBigIntegerField(
+        _("entered average Ante (cents)"), null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("rating")
@@ -518,3 +523,55 @@ class RatingTimeCorrection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rating} {self.field} {self.after:%H:%M}"
+
+
+class RatingSettings(models.Model):
+    """The property's choices for ratings that are not compliance's."""
+
+    property = models.OneToOneField(
+        "casino.Property",
+        verbose_name=_("property"),
+        on_delete=models.PROTECT,
+        related_name="rating_settings",
+    )
+    # Off by default: the measured figures are the point; an entered average is a guess.
+    average_ante_entry = models.BooleanField(
+        _("supervisors may enter an average Ante for seats the tablet does not see"),
+        default=False,
+    )
+
+    class Meta:
+        verbose_name = _("rating settings")
+        verbose_name_plural = _("rating settings")
+
+    def __str__(self) -> str:
+        return str(self.property)
+
+
+class RatingSummary(models.Model):
+    """A rating's figures as they were last computed from its lines (figures.py), kept for
+    the reports over a year: refreshed after commit when a round it counts settles, is
+    corrected or voided, and when the rating changes. The figures on read stay the truth;
+    a summary older than the rating's close is computed again before it is used."""
+
+    rating = models.OneToOneField(
+        Rating,
+        verbose_name=_("rating"),
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="summary",
+    )
+    hands = models.PositiveIntegerField(_("hands"))
+    ante_cents = models.BigIntegerField(_("Ante wagered (cents)"))
+    total_wagered_cents = models.BigIntegerField(_("total wagered (cents)"))
+    player_result_cents = models.BigIntegerField(_("player's result (cents)"))
+    theo_cents = models.BigIntegerField(_("theo (cents)"))
+    seconds_played = models.PositiveIntegerField(_("seconds played"))
+    refreshed_at = models.DateTimeField(_("refreshed at"))
+
+    class Meta:
+        verbose_name = _("rating summary")
+        verbose_name_plural = _("rating summaries")
+
+    def __str__(self) -> str:
+        return str(self.rating)

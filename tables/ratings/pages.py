@@ -30,6 +30,9 @@ def _powers(user) -> dict:
         "add": has_role(user, Role.SUPERVISOR),
         "comply": has_role(user, Role.COMPLIANCE),
         "identity": has_role(user, *IDENTITY_READERS),
+        # The reports (pages_reports): theo for hosts, managers and auditors.
+        "reports": has_role(user, Role.HOST, Role.MANAGER, Role.AUDITOR),
+        "accuracy": has_role(user, Role.MANAGER, Role.AUDITOR),
     }
 
 

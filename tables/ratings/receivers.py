@@ -20,7 +20,7 @@ def on_table_closing(*, table_id, staff, **kwargs):
 
 
 @receiver(events.rating_changed, dispatch_uid="ratings.tablet_seats")
-def on_rating_changed(*, table_id, **kwargs):
+def on_rating_changed_tell_the_tablets(*, table_id, **kwargs):
     # Sent after commit: the table's tablets show the rated seats' aliases at once. A failed
     # send (the channel layer down) is logged and keeps the signal's other receivers going;
     # a tablet reads the aliases again at its next load.
@@ -28,3 +28,21 @@ def on_rating_changed(*, table_id, **kwargs):
         publish_seats(table_id)
     except Exception:
         logger.exception("The seats of table #%s were not announced", table_id)
+
+
+# The reports' summaries (tables.ratings.summaries), refreshed after commit: the events are
+# sent then, so nothing here is on the dealer's request path before the answer is committed.
+@receiver(tables_events.round_settled, dispatch_uid="ratings.summaries.settled")
+@receiver(tables_events.round_corrected, dispatch_uid="ratings.summaries.corrected")
+@receiver(tables_events.void_decided, dispatch_uid="ratings.summaries.void")
+def on_round_counted(*, round_id, **kwargs):
+    from tables.ratings.summaries import refresh_for_round
+
+    refresh_for_round(round_id)
+
+
+@receiver(events.rating_changed, dispatch_uid="ratings.summaries.rating_changed")
+def on_rating_changed_keep_the_summaries(*, table_id, **kwargs):
+    from tables.ratings.summaries import refresh_for_table
+
+    refresh_for_table(table_id)
