@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from casino.audit import audit
+from casino.audit import audit_many
 from casino.duties import require_independent
 from casino.errors import TwoPeopleRequired
 from casino.models import Staff
-from casino.pins import Approval, pin_approve
+from casino.pins import pin_approve
 from casino.roles import Role, has_role
 from tables.errors import RoundRefused
 from tables.models import Round
@@ -87,7 +87,17 @@ def supervisor_at_the_tablet(credentials, *, round_: Round, actor: Staff, action
 
 
 def decision_record(approver: SecondPerson, *, code: str, subject, data: dict) -> None:
-    """The approval's PIN and what it decided, audited in the decision's transaction (the
-    PIN's entry first, as pin_approve leaves it to the caller)."""
-    Approval(approver.staff, str(approver.role)).audit()
-    audit(actor=approver.staff, code=code, subject=subject, data=data)
+    """The approval's PIN and what it decided, audited together in the decision's
+    transaction (the PIN's entry first, as pin_approve leaves it to the caller): one
+    audit_many, one stamp and one INSERT for the pair."""
+    audit_many(
+        [
+            {
+                "actor": approver.staff,
+                "code": "casino.pin.approved",
+                "subject": approver.staff,
+                "data": {"role": str(approver.role)},
+            },
+            {"actor": approver.staff, "code": code, "subject": subject, "data": data},
+        ]
+    )
