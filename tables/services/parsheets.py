@@ -2,7 +2,8 @@
 
 `parsheet_request` finds or queues the sheet of the rule set's base game (audited) and hands
 the computation to a worker after commit; `parsheet_queue_missing` queues every version's
-that nobody asked for (the periodic task); `parsheet_compute`, the task's body, runs the
+that nobody asked for, and again those computed before the flop's values were kept (the
+periodic task); `parsheet_compute`, the task's body, runs the
 analysis outside any transaction (it takes minutes), writes its progress as it goes, and
 stores the exact figures and the whole sheet (with the flop's values apart, for the cost of
 the decisions played), or the failure.
@@ -85,6 +86,20 @@ def parsheet_queue_missing() -> list[BaseGameSheet]:
                 code="tables.parsheet.requested",
                 subject=ruleset,
                 data={"rules": key, "sheet": sheet.pk, "again": False},
+            )
+            queued.append(sheet)
+        # A sheet computed before the flop's values were kept prices no decision: again.
+        for sheet in BaseGameSheet.objects.select_for_update(of=("self",)).filter(
+            status=BaseGameSheet.Status.DONE, values__isnull=True
+        ):
+            sheet.status = BaseGameSheet.Status.QUEUED
+            sheet.progress_permille = 0
+            sheet.save(update_fields=["status", "progress_permille"])
+            audit(
+                actor=None,
+                code="tables.parsheet.requested",
+                subject=sheet,
+                data={"rules": sheet.rules_key, "sheet": sheet.pk, "again": True},
             )
             queued.append(sheet)
     return queued

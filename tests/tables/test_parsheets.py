@@ -7,7 +7,7 @@ import pytest
 from casino.errors import RoleRequired
 from casino.models import AuditEntry
 from tables import services
-from tables.models import BaseGameSheet, Paytable
+from tables.models import BaseGameSheet, BaseGameValues, Paytable
 from tables.parsheet import Deck, analyse, base_game_key
 from tables.rules import parse_rules
 
@@ -115,6 +115,22 @@ def test_every_version_without_a_sheet_gets_one_queued_once(manager, standard_ru
     assert {s.status for s in queued} == {BaseGameSheet.Status.QUEUED}
     assert services.parsheet_queue_missing() == []
     assert AuditEntry.objects.filter(code="tables.parsheet.requested", actor=None).count() == 2
+
+
+def test_a_sheet_computed_without_the_flop_values_is_queued_again(manager, standard_rules):
+    """A sheet from before the flop's values were kept prices no decision: the periodic task
+    computes it again, once, and a sheet with its values is left alone."""
+    services.parsheet_compute(sheet_id=services.parsheet_queue_missing()[0].pk, deck=SMALL)
+    sheet = BaseGameSheet.objects.get()
+    assert sheet.status == BaseGameSheet.Status.DONE
+    assert services.parsheet_queue_missing() == []
+    BaseGameValues.objects.filter(sheet=sheet).delete()
+    assert [s.pk for s in services.parsheet_queue_missing()] == [sheet.pk]
+    sheet.refresh_from_db()
+    assert sheet.status == BaseGameSheet.Status.QUEUED
+    services.parsheet_compute(sheet_id=sheet.pk, deck=SMALL)
+    assert BaseGameValues.objects.filter(sheet=sheet).exists()
+    assert services.parsheet_queue_missing() == []
 
 
 def test_the_periodic_task_computes_what_is_missing(manager, standard_rules, monkeypatch):
