@@ -55,10 +55,10 @@ def test_numbers_and_lists_are_read_strictly(monkeypatch):
 
 
 def test_a_misspelled_boolean_stops_the_start():
-    env = {**os.environ, "JACKPOT_POSTING_SYNC_COMMIT": "ture"}
+    env = {**os.environ, "DJANGO_DEBUG": "ture"}
     started = subprocess.run(
         [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert started.returncode != 0
     assert "ImproperlyConfigured" in started.stderr
-    assert "JACKPOT_POSTING_SYNC_COMMIT='ture' is not a boolean" in started.stderr
+    assert "DJANGO_DEBUG='ture' is not a boolean" in started.stderr
