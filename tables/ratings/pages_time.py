@@ -62,6 +62,10 @@ def _typed(prop, text: str, current: dt.datetime | None) -> dt.datetime | None:
 def time_correct(request, player_id: int, rating_id: int):
     rating = get_object_or_404(Rating, pk=rating_id, player_id=player_id)
     page = reverse("players:ratings", args=[player_id]) + f"#rating-{rating.pk}"
+    # After a refusal the row's form stays unfolded, to be typed again.
+    again = (
+        reverse("players:ratings", args=[player_id]) + f"?correct={rating.pk}#rating-{rating.pk}"
+    )
     prop = current_property()
     try:
         opened = _typed(prop, request.POST.get("opened_at", ""), rating.opened_at)
@@ -75,10 +79,10 @@ def time_correct(request, player_id: int, rating_id: int):
             )
             % {"zone": prop.time_zone},
         )
-        return redirect(page)
+        return redirect(again)
     except ValueError:
         messages.error(request, _("Type a date and a time, such as 2026-12-05 21:30."))
-        return redirect(page)
+        return redirect(again)
     try:
         rating_time_correct(
             rating_id=rating.pk,
@@ -94,6 +98,7 @@ def time_correct(request, player_id: int, rating_id: int):
             messages.error(request, _("Change the open or the close time, or both."))
         else:
             messages.error(request, exc.message)
+        return redirect(again)
     else:
         messages.success(
             request,
