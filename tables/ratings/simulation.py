@@ -4,8 +4,6 @@ the supervisor's comps on the closed ratings and the checks of both."""
 
 import uuid
 
-from django.utils import timezone
-
 from casino.errors import CasinoError
 from casino.models import Staff
 from tables.ratings import comps, demo
@@ -105,8 +103,8 @@ def sim_comps(rating_ids: list[int]) -> Check:
         issued.append(above)
     else:
         waited = True  # none was above the limit: nothing waited
-    now = prop.local(timezone.now())
-    shown = {c.pk: c for c in comps.report_figures(prop, now.year, now.month)["comps"]}
+    day = prop.gaming_date()  # the report's months are made of gaming days
+    shown = {c.pk: c for c in comps.report_figures(prop, day.year, day.month)["comps"]}
     wrong = [f"#{c.pk}" for c in issued if c.pk not in shown or shown[c.pk].status != Comp.GRANTED]
     if above is not None and (not waited or shown.get(above.pk, above).decided_by_id is None):
         wrong.append(f"#{above.pk} did not wait for a second person")

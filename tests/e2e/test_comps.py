@@ -160,7 +160,7 @@ def test_a_host_comps_one_waits_a_second_manager_approves_the_auditor_downloads(
     sign_in(page, asgi_server, "auditeur")
     page.goto(f"{url}/comps/")
     page.click("[data-report-link]")
-    month = show.rating.player.property.local(show.issued_at).strftime("%Y-%m")
+    month = show.rating.player.property.gaming_date(show.issued_at).strftime("%Y-%m")
     page.fill("#month", month)
     page.click("form.comp-month button")
     page.wait_for_url(f"{url}/comps/report/?month={month}")

@@ -173,7 +173,7 @@ def test_the_monthly_report_downloads_as_csv_with_the_pages_figures_audited(
     comps.comp_decline(staff=manager, comp_id=declined.pk, note="Not a regular")
     auditor = make_staff(Role.AUDITOR)
     client = client_of(auditor)
-    month = within.issued_at.astimezone(casino_property.zone).strftime("%Y-%m")
+    month = casino_property.gaming_date(within.issued_at).strftime("%Y-%m")
     page = client.get(f"/comps/report/?month={month}").content.decode()
     assert f'href="/comps/report.csv?month={month}"' in page
     answer = client.get(f"/comps/report.csv?month={month}")
