@@ -50,11 +50,15 @@ def local_instant(prop, text: str, near: dt.datetime | None) -> dt.datetime:
 
 
 def _typed(prop, text: str, current: dt.datetime | None) -> dt.datetime | None:
-    """None when the field is empty or still shows the rating's time (to the second)."""
+    """None when the field is empty or still says the rating's time (to the second: the form
+    shows no fraction, and a browser leaves out ":00" seconds)."""
     text = (text or "").strip()
-    if not text or (current is not None and text == form_value(prop, current)):
+    if not text:
         return None
-    return local_instant(prop, text, current)
+    at = local_instant(prop, text, current)
+    if current is not None and at == current.replace(microsecond=0):
+        return None
+    return at
 
 
 @role_required(Role.SUPERVISOR)

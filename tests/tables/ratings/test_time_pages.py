@@ -126,6 +126,19 @@ def test_a_refusal_is_said_in_words_and_changes_nothing(opened, casino_property,
     assert not RatingTimeCorrection.objects.exists()
 
 
+def test_a_time_left_as_shown_is_not_corrected_whatever_its_fraction(opened, casino_property):
+    """The form shows no fraction of a second, and a browser leaves out ":00" seconds."""
+    Rating.objects.filter(pk=opened.pk).update(
+        opened_at=opened.opened_at.replace(second=0, microsecond=123_456)
+    )
+    opened.refresh_from_db()
+    shown = casino_property.local(opened.opened_at).strftime("%Y-%m-%dT%H:%M")
+    answer = _post(client_of(make_staff(Role.SUPERVISOR)), opened, opened_at=shown, reason="x")
+    assert "Change the open or the close time" in answer
+    assert Rating.objects.get(pk=opened.pk).opened_at == opened.opened_at
+    assert not RatingTimeCorrection.objects.exists()
+
+
 def test_a_close_before_the_open_is_refused(opened, supervisor, casino_property):
     do("close", supervisor, {"id": opened.pk})
     opened.refresh_from_db()
