@@ -138,6 +138,7 @@ CODES = {
     "ratings.comp.approved": _("Comp approved"),
     "ratings.comp.declined": _("Comp declined"),
     "ratings.comp_report.prepared": _("Monthly comp report prepared"),
+    "ratings.comp_report.exported": _("Monthly comp report exported (CSV)"),
     "ratings.aml_log.viewed": _("Anti-money-laundering log read"),
     "ratings.rating.time_corrected": _("Rating time corrected"),
     "ratings.rating.average_entered": _("Average Ante entered by a supervisor"),

@@ -230,14 +230,17 @@ def month_bounds(prop, year: int, month: int) -> tuple[dt.datetime, dt.datetime]
     return prop.gaming_day_start(first), prop.gaming_day_start(after)
 
 
-def comp_report(*, staff, prop, year: int, month: int) -> dict:
-    """The comps of a month (granted, awaiting, declined) with totals per issuer; preparing
-    it is audited."""
+def check_reporter(staff) -> None:
     if not may_prepare_report(staff):
         raise RoleRequired(
             _("The comp report is prepared by an auditor who can neither grant nor receive comps."),
             code="comp_report_refused",
         )
+
+
+def report_figures(prop, year: int, month: int) -> dict:
+    """The month's comps (granted, awaiting, declined) and the granted totals per issuer and
+    for the month: what the page shows and the CSV carries, read once for both."""
     start, end = month_bounds(prop, year, month)
     comps = list(
         Comp.objects.filter(issued_at__gte=start, issued_at__lt=end)
@@ -252,19 +255,26 @@ def comp_report(*, staff, prop, year: int, month: int) -> dict:
         row["count"] += 1
         if comp.status == Comp.GRANTED:
             row["granted_cents"] += comp.amount_cents
-    granted = sum(c.amount_cents for c in comps if c.status == Comp.GRANTED)
+    return {
+        "comps": comps,
+        "issuers": sorted(by_issuer.values(), key=lambda r: (-r["granted_cents"], r["issuer"].pk)),
+        "granted_cents": sum(c.amount_cents for c in comps if c.status == Comp.GRANTED),
+    }
+
+
+def comp_report(*, staff, prop, year: int, month: int) -> dict:
+    """The comps of a month (granted, awaiting, declined) with totals per issuer; preparing
+    it is audited."""
+    check_reporter(staff)
+    report = report_figures(prop, year, month)
     with transaction.atomic():
         audit(
             actor=staff,
             code="ratings.comp_report.prepared",
             data={
                 "month": f"{year:04d}-{month:02d}",
-                "comps": len(comps),
-                "granted_cents": granted,
+                "comps": len(report["comps"]),
+                "granted_cents": report["granted_cents"],
             },
         )
-    return {
-        "comps": comps,
-        "issuers": sorted(by_issuer.values(), key=lambda r: -r["granted_cents"]),
-        "granted_cents": granted,
-    }
+    return report

@@ -142,6 +142,17 @@ SCHEMAS = {
             "walk_with_cents": {"type": ["integer", "null"], "minimum": 0},
         },
     },
+    "RatingTime": {
+        "type": "object",
+        "required": ["key", "reason"],
+        "description": "at least one of opened_at and closed_at (closed_at: a closed rating's)",
+        "properties": {
+            "key": {"type": "string"},
+            "opened_at": {"type": ["string", "null"], "format": "date-time"},
+            "closed_at": {"type": ["string", "null"], "format": "date-time"},
+            "reason": {"type": "string", "minLength": 1, "maxLength": 300},
+        },
+    },
     "RatingList": {
         "type": "object",
         "properties": {
@@ -213,6 +224,11 @@ PATHS = {
         "201",
     ),
     "/api/ratings/{rating_id}/close": _write("Close the rating (supervisor)", "RatingClose"),
+    "/api/ratings/{rating_id}/time": _write(
+        "Correct the rating's open or close time, saying why (supervisor): the rounds it "
+        "counts follow; audited and a pit alert (rating_time_edited)",
+        "RatingTime",
+    ),
     "/api/ratings/feed": {
         "get": {
             "summary": "Closed ratings in close order, for a player-tracking system",

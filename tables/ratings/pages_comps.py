@@ -8,6 +8,7 @@ import datetime as dt
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -20,7 +21,7 @@ from casino.errors import CasinoError
 from casino.forms import parse_amount
 from casino.money import property_currency
 from casino.roles import Role, has_role
-from tables.ratings import aml_log, comps
+from tables.ratings import aml_log, comp_export, comps
 from tables.ratings.models import Comp, Rating
 
 RECENT = 50
@@ -154,6 +155,22 @@ def comp_report(request):
         "ratings/comps/report.html",
         {"report": report, "month": f"{year:04d}-{month:02d}"},
     )
+
+
+@role_required(*comps.REPORTERS)
+@require_GET
+@never_cache
+def comp_report_csv(request):
+    """The month's report as CSV, for the same auditor; each download is audited."""
+    prop = current_property()
+    year, month = _month(request.GET.get("month", ""), prop.gaming_date())
+    try:
+        text = comp_export.comp_report_csv(staff=request.user, prop=prop, year=year, month=month)
+    except CasinoError as exc:
+        return render(request, "ratings/comps/report.html", {"refused": exc.message}, status=403)
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="comps-{year:04d}-{month:02d}.csv"'
+    return response
 
 
 AML_READERS = (Role.COMPLIANCE, Role.AUDITOR)

@@ -3,6 +3,7 @@ players by theo, the rating accuracy report, a gaming day's ratings as CSV, and 
 supervisor's entered average Ante. Thin: parse, call one service or report, render."""
 
 import datetime as dt
+import uuid
 
 from django.contrib import messages
 from django.http import HttpResponse
@@ -14,10 +15,11 @@ from django.views.decorators.http import require_GET, require_POST
 from casino.access import role_required
 from casino.clock import current_property
 from casino.errors import CasinoError
+from casino.ids import db_id
 from casino.money import parse_cents
 from casino.roles import Role, has_role
 from tables.accounting.chart import trend_chart
-from tables.ratings import day_export, entered_average, players, reports
+from tables.ratings import day_export, entered_average, pages_time, players, reports
 from tables.ratings.models import Player
 
 #: Who sees theo (issue 28: "hosts see theo and comps"; managers and auditors read it all).
@@ -66,8 +68,26 @@ def player_ratings(request, player_id: int):
             "chart": chart,
             "enter": has_role(request.user, Role.SUPERVISOR)
             and entered_average.entry_allowed(prop),
+            **_time_forms(request, prop, report),
         },
     )
+
+
+def _time_forms(request, prop, report) -> dict:
+    """A supervisor corrects a rating's times from its row (pages_time): each row's times as
+    the form shows them, and the rating the seat map's link asked for, unfolded."""
+    if not has_role(request.user, Role.SUPERVISOR):
+        return {"correct": False}
+    for row in report["shown_rows"]:
+        rating = row.rating
+        rating.opened_form = pages_time.form_value(prop, rating.opened_at)
+        rating.closed_form = pages_time.form_value(prop, rating.closed_at)
+    return {
+        "correct": True,
+        "key": uuid.uuid4().hex,
+        "time_zone": prop.time_zone,
+        "open_rating": db_id(request.GET.get("correct", "")),
+    }
 
 
 @role_required(Role.SUPERVISOR)

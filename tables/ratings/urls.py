@@ -28,4 +28,5 @@ urlpatterns = [
     both(rf"{RATING}/buy-ins", views.rating_buy_in_view, "buy_ins"),
     both(rf"{RATING}/move", views.rating_move_view, "move"),
     both(rf"{RATING}/close", views.rating_close_view, "close"),
+    both(rf"{RATING}/time", views.rating_time_view, "time"),
 ]

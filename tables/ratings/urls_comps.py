@@ -10,4 +10,5 @@ urlpatterns = [
     path("<int:comp_id>/approve/", pages_comps.comp_approve, name="approve"),
     path("<int:comp_id>/decline/", pages_comps.comp_decline, name="decline"),
     path("report/", pages_comps.comp_report, name="report"),
+    path("report.csv", pages_comps.comp_report_csv, name="report_csv"),
 ]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables.ratings import pages, pages_reports
+from tables.ratings import pages, pages_reports, pages_time
 
 app_name = "players"
 urlpatterns = [
@@ -25,5 +25,10 @@ urlpatterns += [
         "<int:player_id>/ratings/<int:rating_id>/average/",
         pages_reports.average_enter,
         name="average_enter",
+    ),
+    path(
+        "<int:player_id>/ratings/<int:rating_id>/time/",
+        pages_time.time_correct,
+        name="time_correct",
     ),
 ]

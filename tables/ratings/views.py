@@ -10,7 +10,7 @@ from casino.access import public, role_required
 from casino.roles import Role
 from tables.api.views import _body, _not_found, _written, answers_json
 from tables.errors import RoundRefused
-from tables.ratings import feed_tokens, selectors, services
+from tables.ratings import corrections, feed_tokens, selectors, services
 
 WRITERS = (Role.SUPERVISOR,)
 READERS = (Role.SUPERVISOR, Role.MANAGER, Role.AUDITOR)
@@ -85,6 +85,8 @@ rating_resume_view = _action(services.rating_resume)
 rating_buy_in_view = _action(services.rating_buy_in, "amount_cents", "instrument")
 rating_move_view = _action(services.rating_move, "table", "seat")
 rating_close_view = _action(services.rating_close, "walk_with_cents")
+# An extension of the spec: a supervisor's correction of the open or close time, with why.
+rating_time_view = _action(corrections.rating_time_correct, "opened_at", "closed_at", "reason")
 
 
 # --- the feed ------------------------------------------------------------------------------

@@ -240,3 +240,13 @@ def test_the_walk_finds_the_pits_rating_actions():
         "pit:player_link",
     ):
         assert found[name] == {Role.SUPERVISOR}, name
+
+
+def test_the_walk_finds_the_comp_report_csv_and_the_time_corrections():
+    """Issue 28, 4 and 7: the comp report's CSV is walked for an auditor alone (the service
+    then refuses an auditor who grants or receives comps), a rating's time correction, from
+    the player's ratings page or the API, for a supervisor alone."""
+    found = {pattern_id(p): allowed_roles(p[1]) for p in PROTECTED}
+    assert found["comps:report_csv"] == found["comps:report"] == {Role.AUDITOR}
+    assert found["players:time_correct"] == {Role.SUPERVISOR}
+    assert found["ratings:time"] == {Role.SUPERVISOR}

@@ -214,6 +214,26 @@ def _comp_report(person, world):
     comp_report(staff=person, prop=current_property(), year=2026, month=11)
 
 
+def _comp_report_csv(person, world):
+    from casino.clock import current_property
+    from tables.ratings.comp_export import comp_report_csv
+
+    comp_report_csv(staff=person, prop=current_property(), year=2026, month=11)
+
+
+def _time_correct(person, world):
+    from casino.errors import NotFound
+    from tables.ratings.corrections import rating_time_correct
+
+    try:  # past the role's gate, the rating is looked up: no such rating
+        rating_time_correct(
+            rating_id=10**9, staff=person, key="matrix", reason="why", opened_at=None,
+            closed_at="2026-11-01T20:00:00+00:00",
+        )  # fmt: skip
+    except NotFound:
+        pass
+
+
 # action (as docs/reference/roles.md says it) -> (roles that may, how it is tried)
 ROLE_MATRIX = {
     "Open the floor pages (`/tables/`)": ({D, S, M, A}, page("tables:table_list")),
@@ -264,6 +284,14 @@ ROLE_MATRIX = {
         service(_comp_approve),
     ),
     "Prepare the monthly comp report (`comp_report`)": ({A}, service(_comp_report)),
+    "Download the monthly comp report as CSV (`comp_report_csv`)": (
+        {A},
+        service(_comp_report_csv),
+    ),
+    "Correct a rating's open or close time, with a reason (`rating_time_correct`)": (
+        {S},
+        service(_time_correct),
+    ),
     "Read the anti-money-laundering log (`/compliance/aml/`)": ({A, C}, page("compliance:aml")),
 }
 

@@ -146,3 +146,85 @@ def test_the_log_is_for_compliance_and_auditors_only(db, role):
 @pytest.mark.parametrize("role", [Role.DEALER, Role.COMPLIANCE])
 def test_dealers_and_compliance_see_no_comps(db, role):
     assert client_of(make_staff(role)).get("/comps/").status_code == 403
+
+
+def _csv_lines(answer) -> list[dict]:
+    import csv
+    import io
+
+    return list(csv.DictReader(io.StringIO(answer.content.decode())))
+
+
+def test_the_monthly_report_downloads_as_csv_with_the_pages_figures_audited(
+    rating, supervisor, casino_property
+):
+    host = make_staff(Role.HOST)
+    within = comps.comp_issue(
+        staff=host, rating_id=rating.pk, amount_cents=4_000, description="Bar"
+    )
+    above = comps.comp_issue(
+        staff=supervisor, rating_id=rating.pk, amount_cents=20_000, description="=1+2 Show"
+    )
+    declined = comps.comp_issue(
+        staff=supervisor, rating_id=rating.pk, amount_cents=30_000, description="Suite"
+    )
+    manager = make_staff(Role.MANAGER)
+    comps.comp_approve(staff=manager, comp_id=above.pk)
+    comps.comp_decline(staff=manager, comp_id=declined.pk, note="Not a regular")
+    auditor = make_staff(Role.AUDITOR)
+    client = client_of(auditor)
+    month = casino_property.gaming_date(within.issued_at).strftime("%Y-%m")
+    page = client.get(f"/comps/report/?month={month}").content.decode()
+    assert f'href="/comps/report.csv?month={month}"' in page
+    answer = client.get(f"/comps/report.csv?month={month}")
+    assert answer.status_code == 200
+    assert answer["Content-Type"].startswith("text/csv")
+    assert f'filename="comps-{month}.csv"' in answer["Content-Disposition"]
+    lines = _csv_lines(answer)
+    by_kind = {
+        kind: [ln for ln in lines if ln["line"] == kind] for kind in ("comp", "issuer", "month")
+    }
+    assert [int(ln["comp"]) for ln in by_kind["comp"]] == [within.pk, above.pk, declined.pk]
+    assert [ln["status"] for ln in by_kind["comp"]] == ["granted", "granted", "declined"]
+    assert by_kind["comp"][1]["description"] == "'=1+2 Show"  # no formula for a spreadsheet
+    assert by_kind["comp"][1]["decided_by_id"] == str(manager.pk)
+    assert by_kind["comp"][2]["decision_note"] == "Not a regular"
+    report = comps.report_figures(casino_property, *map(int, month.split("-")))
+    assert [(int(ln["issued_by_id"]), int(ln["comps"]), int(ln["granted_cents"])) for ln in by_kind["issuer"]] == [
+        (row["issuer"].pk, row["count"], row["granted_cents"]) for row in report["issuers"]
+    ]  # fmt: skip
+    assert by_kind["month"] == [
+        {**{k: "" for k in lines[0]}, "line": "month", "month": month, "comps": "3",
+         "granted_cents": "24000"}
+    ]  # fmt: skip
+    assert report["granted_cents"] == 24_000
+    seal_pending()
+    exported = AuditEntry.objects.get(code="ratings.comp_report.exported")
+    assert (exported.actor, exported.data["month"], exported.data["comps"]) == (auditor, month, 3)
+
+
+@pytest.mark.parametrize(
+    "roles",
+    [
+        (Role.AUDITOR, Role.HOST),
+        (Role.HOST,),
+        (Role.MANAGER,),
+        (Role.SUPERVISOR,),
+        (Role.COMPLIANCE,),
+    ],
+)
+def test_the_csv_is_refused_to_whoever_may_not_prepare_the_report(db, casino_property, roles):
+    answer = client_of(make_staff(*roles)).get("/comps/report.csv")
+    assert answer.status_code == 403
+    seal_pending()
+    assert not AuditEntry.objects.filter(code="ratings.comp_report.exported").exists()
+
+
+def test_an_auditor_who_is_a_player_does_not_take_the_csv(casino_property):
+    from tables.ratings.models import Player
+
+    auditor = make_staff(Role.AUDITOR)
+    Player.objects.create(property=casino_property, card="9", alias="Aude", staff=auditor)
+    answer = client_of(auditor).get("/comps/report.csv")
+    assert answer.status_code == 403
+    assert "neither grant nor receive" in answer.content.decode()

@@ -144,3 +144,40 @@ def test_the_demo_supervisor_rates_a_carded_player_while_the_dealer_plays(
     assert shown[1]["chips_estimated_result_cents"] == shown[1]["player_result_cents"]
     kinds = set(Alert.objects.values_list("kind", flat=True))
     assert not kinds & {Alert.Kind.GHOST_RATING, Alert.Kind.CHIPS_GAP}
+
+
+def test_the_demo_supervisor_comps_the_ratings_one_above_the_limit_approved_by_another(
+    transactional_db, live_server
+):
+    """After the run the demo supervisor comps the closed ratings through the services: a
+    coffee within their limit on each (granted at once), and on the rating with the most
+    budget left a dinner above the limit (load_demo's demo policy), which waited and was
+    approved by the demo's second manager; each in the month's comp report."""
+    from casino.audit import seal_pending
+    from tables.ratings import comps
+    from tables.ratings.models import Comp, CompSettings
+
+    _demo()
+    policy = CompSettings.objects.get()
+    assert policy.supervisor_limit_cents == 100  # the demo's, sized to a short run
+    out = io.StringIO()
+    call_command(
+        "simulate_floor", tables=1, rounds=10, speed=0, seed="test", base=live_server.url,
+        stdout=out,
+    )  # fmt: skip
+    text = out.getvalue()
+    assert "OK     the supervisor's comps are granted and in the month's comp report" in text
+    assert "1 above it" in text and "approved by directrice" in text
+    found = list(Comp.objects.select_related("issued_by", "decided_by").order_by("pk"))
+    coffees = [c for c in found if c.description == "Café"]
+    (dinner,) = [c for c in found if c.description == "Dîner"]
+    assert len(coffees) == 2  # one per rating: the move made two
+    assert all(c.amount_cents <= 100 and c.decided_by is None for c in coffees)
+    assert all(c.issued_by.username == "inspecteur" for c in found)
+    assert dinner.amount_cents > 100 and dinner.status == Comp.GRANTED
+    assert dinner.decided_by.username == "directrice"
+    for rating in {c.rating for c in found}:
+        assert comps.committed_cents(rating) <= comps.budget_cents(rating, policy)
+    seal_pending()
+    codes = list(AuditEntry.objects.filter(code__startswith="ratings.comp").values_list("code"))
+    assert sorted(c for (c,) in codes) == ["ratings.comp.approved"] + ["ratings.comp.issued"] * 3
