@@ -9,7 +9,7 @@ import datetime as dt
 
 import pytest
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from casino.roles import Role
 from tables.pit.alerts import alert_json
@@ -88,7 +88,8 @@ def test_winnings_over_a_23_hour_gaming_day_raise_the_alert_and_fill_the_log(
     assert alert.params["winnings_cents"] == 2 * WIN_CENTS
     assert alert.params["by"] == "winnings" and alert.params["amount_cents"] == 0
     assert alert.table_id == felt.table.pk
-    assert "has won 300,00" in alert_json(alert)["detail"]
+    with translation.override("fr"):
+        assert "a gagné 300,00\u00a0€" in alert_json(alert)["detail"]
     (row,) = aml_log(prop, SHORT_DAY)
     assert row.player == marie and row.day.cash_in_cents == 0
     assert row.day.winnings_cents == 2 * WIN_CENTS
