@@ -9,7 +9,7 @@ ratings and tables, counted when positive. The thresholds are tables.ratings.aml
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Q, Sum
+from django.db.models import Q, Subquery, Sum
 
 from tables.models import Round
 from tables.ratings.aml import (
@@ -23,7 +23,6 @@ from tables.ratings.aml import (
 from tables.ratings.compliance import settings_for
 from tables.ratings.figures import counted_lines
 from tables.ratings.models import BuyIn, Player, PlayerIdentity, Rating, RatingPause
-from tables.ratings.summaries import ratings_over_round
 
 
 @dataclass(frozen=True)
@@ -117,17 +116,22 @@ def player_day_check(*, player_id: int, at: dt.datetime) -> PlayerDay | None:
 
 def rated_in_round(round_id: int) -> list[tuple[int, int, dt.datetime]]:
     """(player, table, settled at) of the ratings that count the settled round: whose
-    winnings it may have taken over a threshold (the pit checks them off the request path)."""
-    settled_at = (
-        Round.objects.filter(pk=round_id, stage=Round.Stage.SETTLED)
-        .values_list("settled_at", flat=True)
-        .first()
+    winnings it may have taken over a threshold (the pit checks them off the request path).
+    One query when no rating was open over the round."""
+    settled = Round.objects.filter(pk=round_id, stage=Round.Stage.SETTLED)
+    over = Rating.objects.filter(
+        table_id=Subquery(settled.values("table_id")[:1]),
+        opened_at__lte=Subquery(settled.values("settled_at")[:1]),
+    ).filter(
+        Q(closed_at__isnull=True) | Q(closed_at__gte=Subquery(settled.values("opened_at")[:1]))
     )
-    if settled_at is None:
+    found = list(over.prefetch_related("pauses"))
+    if not found:
         return []
+    settled_at = settled.values_list("settled_at", flat=True).first()
     return [
         (r.player_id, r.table_id, settled_at)
-        for r in ratings_over_round(round_id).prefetch_related("pauses")
+        for r in found
         if counted_lines(r, list(r.pauses.all())).filter(round_id=round_id).exists()
     ]
 
