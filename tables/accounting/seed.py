@@ -154,7 +154,7 @@ class Player:
     def sittings(self, count: int, gaming_date: dt.date) -> tuple[list[dict], list[Sitting]]:
         """The day's `count` rounds as players sit: per round {seat: Ante} of the seats that
         wager, and the sittings. A round nobody sits at gets a passer-by for one hand at an
-        empty seat (no sitting)."""
+        empty seat (a sitting of one round, `passer_by`: nobody rates it)."""
         rng = self.rng
         plans: list[dict[int, int]] = [{} for _ in range(count)]
         spans: list[set[int]] = [set() for _ in range(count)]  # seats taken, sat out or not
@@ -190,8 +190,9 @@ class Player:
                     )
                 else:  # every seat sitting out: one of them plays after all
                     s = next(s for s in found if any(i in gap for gap in s.sat_out))
-                    split = [part for g in s.sat_out for part in ([x for x in g if x < i],
-                             [x for x in g if x > i])]  # fmt: skip
+                    split = []  # the stretch sat out, cut around the round played
+                    for gap in s.sat_out:
+                        split += [[x for x in gap if x < i], [x for x in gap if x > i]]
                     s.sat_out = [gap for gap in split if gap]
                     s.played = sorted([*s.played, i])
                     plan[s.seat] = s.ante_cents

@@ -12,7 +12,7 @@ read. Like the rest of the seeded history it has no audit entries: it is demo da
 record of what anybody did.
 """
 
-import datetime as dt
+import dataclasses
 
 from tables.ratings import demo, summaries
 from tables.ratings.models import BuyIn, Player, Rating, RatingPause
@@ -31,13 +31,21 @@ def _after(round_):
     return round_.settled_at + (round_.settled_at - round_.opened_at) / 8
 
 
-def _settled(sitting) -> bool:
-    return any(r.settled_at is not None for r in sitting.played)
-
-
-def _after_any(round_):
-    # A void round has no settlement: the seed voids it at the lock, before 0.8 of its step.
-    return _after(round_) if round_.settled_at else round_.opened_at + dt.timedelta(minutes=1)
+def _until_settled(sitting):
+    """The sitting as a rating sees it: up to its last settled round (a void one after it is
+    nobody's to count, and a rating closes after a settlement); None if none settled."""
+    settled = [r for r in sitting.played if r.settled_at is not None]
+    if not settled:
+        return None
+    last = settled[-1].number
+    kept = len([r for r in sitting.played if r.number <= last])
+    return dataclasses.replace(
+        sitting,
+        played=sitting.played[:kept],
+        stakes=sitting.stakes[:kept],
+        nets=sitting.nets[:kept],
+        sat_out=[gap for gap in sitting.sat_out if gap[-1].number < last],
+    )
 
 
 def _next_at(sittings, first, taken):
@@ -68,7 +76,7 @@ def _next_at(sittings, first, taken):
 def _choose(sittings, players, rng) -> list[tuple[Player, list]]:
     """Who is rated where: each regular, on the days they come, over one sitting (and the
     next at another table when they move), never two at once."""
-    free = [s for s in sittings if _settled(s) and not s.passer_by]
+    free = [s for s in sittings if not s.passer_by]
     rng.shuffle(free)
     taken, chosen = set(), []
     for player, odds in zip(players, VISIT_ODDS, strict=False):
@@ -100,7 +108,8 @@ def rate_sittings(sittings, *, supervisor, rng) -> dict[str, int]:
     if len(found) < len(cards):
         found = {p.card: p for p in demo.load() if p.status == Player.ACTIVE}
     players = [found[c] for c in cards]
-    chosen = _choose(sittings, players, rng)
+    trimmed = [_until_settled(s) for s in sittings]
+    chosen = _choose([s for s in trimmed if s is not None], players, rng)
     if not chosen:
         return {}
     ratings, pauses, buy_ins, moves = [], [], [], 0
@@ -118,7 +127,7 @@ def rate_sittings(sittings, *, supervisor, rng) -> dict[str, int]:
                 opened_by=supervisor,
                 # A move closes this rating and opens the next at the same instant, before
                 # the next table's following round opens.
-                closed_at=_after_any(s.played[-1]),
+                closed_at=_after(s.played[-1]),
                 closed_by=supervisor,
                 closed_reason=Rating.MOVED if moving else Rating.CLOSED,
                 previous=previous,
