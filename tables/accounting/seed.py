@@ -5,14 +5,20 @@ as the dealer's tablet would play it, and written with `bulk_create`: rounds, th
 lines, and each table's day at the chips: the opener (the previous closer), the fills the tray
 needs, the closer and the count room's drop, chosen so that the counted win equals the win the
 lines compute, except on a few table-days where chips walk away (the variance the reports
-flag). Seeded history has no round events and no audit entries: it is data for reports, not a
-record of what anybody did, and it never touches a day after yesterday's.
+flag). Seeded history has no audit entries and, by default, no round events: it is data for
+reports, not a record of what anybody did, and it never touches a day after yesterday's.
+
+With `sittings=True` (`demo_month`) players sit at seats for stretches of rounds, each with a
+bet of their own, sometimes sitting a few rounds out, and every round keeps its one
+`bets_locked` event (sealed as the round services seal it): what a rating counts by. The
+apps above hear of each day's sittings (`register_sittings`: the ratings app rates some of
+them, its figures then measured from these rounds' lines as for live ones).
 """
 
 import datetime as dt
 import random
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
 
@@ -25,7 +31,7 @@ from tables.accounting.models import (
     Inventory,
     SlipSeries,
 )
-from tables.models import Round, SettlementLine, Table
+from tables.models import Round, RoundEvent, SettlementLine, Table
 from tables.rules.export import settlement_input_json
 from tables.rules.machine import (
     apply,
@@ -55,6 +61,11 @@ MIN_DROP_CENTS, FILL_CENTS = 200_000, 500_000
 WALKAWAY_ODDS = 0.02  # share of table-days where chips go missing from the tray
 VOID_ODDS = 0.005
 TRIPS_ODDS, PROGRESSIVE_ODDS = 0.4, 0.5
+# Sittings (seed_days(sittings=True)): a player stays 6 to 40 rounds at a seat, which then
+# stays empty for 1 to 15; in a round a seated player sits the next 2 to 4 out at these odds.
+SITTING_ROUNDS, EMPTY_ROUNDS, SIT_OUT_ROUNDS = (6, 40), (1, 15), (2, 4)
+SIT_OUT_ODDS = 0.04
+LOCKED_AFTER = 0.1  # share of a round's step between its open and its bets' lock
 
 
 def ensure_chip_set(prop) -> list[int]:
@@ -81,6 +92,35 @@ def chips_for(amount: int, chips: list[int]) -> dict[str, int]:
     if amount:
         raise ValueError(f"{amount} cents cannot be made of chips {chips}")
     return counts
+
+
+@dataclass
+class Sitting:
+    """One player's stay at one seat of a table-day, as the seed played it: the rounds they
+    wagered in and the stretches they sat out (round indexes of the day until the rounds are
+    written, then the rounds), and each played round's stake and net at the seat (every line,
+    the meter's included)."""
+
+    table_id: int
+    seat: int
+    gaming_date: dt.date
+    ante_cents: int
+    played: list = field(default_factory=list)
+    sat_out: list = field(default_factory=list)
+    stakes: list = field(default_factory=list)
+    nets: list = field(default_factory=list)
+    passer_by: bool = False  # one hand at a seat nobody sat at
+
+
+# What an app above the accounting makes of each seeded day's sittings (the ratings app rates
+# some of them), registered at start-up as tables.simulator's ratings are. Called inside the
+# day's transaction: (sittings, supervisor=, rng=) -> {what: how many written}.
+_sittings_hooks: list = []
+
+
+def register_sittings(hook) -> None:
+    if hook not in _sittings_hooks:
+        _sittings_hooks.append(hook)
 
 
 @dataclass
@@ -111,12 +151,61 @@ class Player:
             self.trips_low, min(self.trips_low * self.rng.choice(TRIPS_FACTORS), self.trips_high)
         )
 
-    def play(self, meter: Meter | None) -> Played:
+    def sittings(self, count: int, gaming_date: dt.date) -> tuple[list[dict], list[Sitting]]:
+        """The day's `count` rounds as players sit: per round {seat: Ante} of the seats that
+        wager, and the sittings. A round nobody sits at gets a passer-by for one hand at an
+        empty seat (a sitting of one round, `passer_by`: nobody rates it)."""
+        rng = self.rng
+        plans: list[dict[int, int]] = [{} for _ in range(count)]
+        spans: list[set[int]] = [set() for _ in range(count)]  # seats taken, sat out or not
+        found = []
+        for seat in range(1, self.table.seats + 1):
+            n = rng.randint(0, EMPTY_ROUNDS[1])
+            while n < count:
+                end = min(count, n + rng.randint(*SITTING_ROUNDS))
+                s = Sitting(self.table.pk, seat, gaming_date, self.ante())
+                i = n
+                while i < end:
+                    spans[i].add(seat)
+                    if s.played and i < end - 1 and rng.random() < SIT_OUT_ODDS:
+                        gap = list(range(i, min(i + rng.randint(*SIT_OUT_ROUNDS), end - 1)))
+                        s.sat_out.append(gap)
+                        for j in gap:
+                            spans[j].add(seat)
+                        i = gap[-1] + 1
+                        continue
+                    plans[i][seat] = s.ante_cents
+                    s.played.append(i)
+                    i += 1
+                found.append(s)
+                n = end + rng.randint(*EMPTY_ROUNDS)
+        for i, plan in enumerate(plans):
+            if not plan:
+                free = [x for x in range(1, self.table.seats + 1) if x not in spans[i]]
+                if free:
+                    seat = rng.choice(free)
+                    plan[seat] = self.ante()
+                    found.append(
+                        Sitting(self.table.pk, seat, gaming_date, plan[seat], [i], passer_by=True)
+                    )
+                else:  # every seat sitting out: one of them plays after all
+                    s = next(s for s in found if any(i in gap for gap in s.sat_out))
+                    split = []  # the stretch sat out, cut around the round played
+                    for gap in s.sat_out:
+                        split += [[x for x in gap if x < i], [x for x in gap if x > i]]
+                    s.sat_out = [gap for gap in split if gap]
+                    s.played = sorted([*s.played, i])
+                    plan[s.seat] = s.ante_cents
+        return plans, found
+
+    def play(self, meter: Meter | None, plan: dict[int, int] | None = None) -> Played:
+        """One round; `plan`: {seat: Ante} of the seats that wager (else seats at random)."""
         rng = self.rng
         seats = list(range(1, self.table.seats + 1))
         state = new_round(self.rules, seats=seats)
-        for seat in sorted(rng.sample(seats, rng.randint(1, len(seats)))):
-            ante = self.ante()
+        chosen = sorted(plan) if plan else sorted(rng.sample(seats, rng.randint(1, len(seats))))
+        for seat in chosen:
+            ante = plan[seat] if plan else self.ante()
             state = apply(
                 state,
                 {
@@ -179,9 +268,12 @@ def seed_days(
     rounds_per_day: int,
     seed: int = 1,
     progress=None,
+    sittings: bool = False,
 ) -> dict[str, int]:
     """`rounds_per_day` rounds a day at each table, from `first` for `days` gaming days, with
-    each table-day's chips (opener, fills, closer, drop). Returns what it wrote."""
+    each table-day's chips (opener, fills, closer, drop). With `sittings`, players sit at
+    seats, each round keeps its `bets_locked` event, and the registered hooks hear of each
+    day's sittings. Returns what it wrote."""
     prop = current_property()
     rng = random.Random(seed)
     chips = ensure_chip_set(prop)
@@ -208,15 +300,24 @@ def seed_days(
         with transaction.atomic():
             day_rounds, day_lines = [], []
             wins: dict[int, int] = defaultdict(int)
+            day_sittings: list[Sitting] = []
             for table in tables:
                 player = players[table.pk]
                 bank = banks[table.pk]
                 meter = Meter(bank.reset_cents, bank.reset_cents) if bank else None
                 step = span / rounds_per_day
+                plans = [None] * rounds_per_day
+                if sittings:
+                    plans, seated = player.sittings(rounds_per_day, gaming_date)
+                    first_index = len(day_rounds)  # the sittings' indexes, into day_rounds
+                    for s in seated:
+                        s.played = [first_index + i for i in s.played]
+                        s.sat_out = [[first_index + i for i in gap] for gap in s.sat_out]
+                    day_sittings.extend(seated)
                 for number in range(1, rounds_per_day + 1):
                     opened = start + dt.timedelta(hours=1) + step * (number - 1)
                     settled = opened + step * 0.8
-                    played = player.play(meter)
+                    played = player.play(meter, plans[number - 1])
                     gd, shift = stamp(opened)
                     round_ = Round(
                         table=table,
@@ -228,7 +329,7 @@ def seed_days(
                         seat_numbers=list(range(1, table.seats + 1)),
                         bank_id=table.bank_id if played.output else None,
                         dealer=dealers[table.pk],
-                        seq=0,
+                        seq=1 if sittings else 0,
                         stage=Round.Stage.VOID if played.void else Round.Stage.SETTLED,
                         state=played.state,
                         opened_at=opened,
@@ -266,6 +367,12 @@ def seed_days(
             SettlementLine.objects.bulk_create(day_lines, batch_size=5000)
             written["rounds"] += len(day_rounds)
             written["lines"] += len(day_lines)
+            if sittings:
+                _lock_events(day_rounds, dealers)
+                _sittings_played(day_sittings, day_rounds, day_lines)
+                for hook in _sittings_hooks:
+                    for what, n in hook(day_sittings, supervisor=supervisor, rng=rng).items():
+                        written[what] += n
             _seed_chips(
                 prop=prop,
                 gaming_date=gaming_date,
@@ -283,6 +390,39 @@ def seed_days(
         if progress:
             progress(gaming_date, dict(written))
     return dict(written)
+
+
+def _lock_events(day_rounds, dealers) -> None:
+    """Each round's `bets_locked` event, its first (the seed keeps no other), sealed as the
+    round services seal theirs."""
+    events = []
+    for round_, _played, settled in day_rounds:
+        event = RoundEvent(
+            round=round_,
+            seq=1,
+            kind="bets_locked",
+            data={"kind": "bets_locked"},
+            key=f"seed-{round_.pk}",
+            actor=dealers[round_.table_id],
+            at=round_.opened_at + (settled - round_.opened_at) * (LOCKED_AFTER / 0.8),
+        )
+        event.seal()
+        events.append(event)
+    RoundEvent.objects.bulk_create(events, batch_size=2000)
+
+
+def _sittings_played(sittings: list[Sitting], day_rounds, day_lines) -> None:
+    """The sittings' round indexes made rounds, each played round's stake and net added."""
+    at_seat: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0])
+    for line in day_lines:
+        found = at_seat[line.round_id, line.seat]
+        found[0] += line.stake_cents
+        found[1] += line.net_cents
+    for s in sittings:
+        s.played = [day_rounds[i][0] for i in s.played]
+        s.sat_out = [[day_rounds[i][0] for i in gap] for gap in s.sat_out]
+        s.stakes = [at_seat[r.pk, s.seat][0] for r in s.played]
+        s.nets = [at_seat[r.pk, s.seat][1] for r in s.played]
 
 
 def _seed_chips(

@@ -388,6 +388,7 @@ def _worded_params(alert: Alert, zone) -> dict:
     words.setdefault("table", alert.table.name if alert.table else "")
     for name in (
         "amount",
+        "winnings",
         "threshold",
         "counted",
         "computed",
@@ -424,6 +425,20 @@ def _worded_params(alert: Alert, zone) -> dict:
     return words
 
 
+# The identity alert raised by a player's winnings (France: per séance), not their cash.
+AML_WINNINGS_DETAIL = gettext_lazy(
+    "%(alias)s has won %(winnings)s on gaming day %(gaming_date)s (measured from the rounds "
+    "of their ratings), above %(threshold)s, and no identity is on file: compliance records "
+    "it before the winnings are paid out."
+)
+
+
+def _detail_of(alert: Alert):
+    if alert.kind == Kind.AML_IDENTITY and alert.params.get("by") == "winnings":
+        return AML_WINNINGS_DETAIL
+    return DETAILS[Kind(alert.kind)]
+
+
 class _Lenient(dict):
     def __missing__(self, key):  # an older alert's params may lack a newer word
         return "?"
@@ -442,7 +457,7 @@ def alert_json(alert: Alert, *, zone=None) -> dict:
         "kind": alert.kind,
         "severity": alert.severity,
         "title": _sentence(TITLES[Kind(alert.kind)], words),
-        "detail": _sentence(DETAILS[Kind(alert.kind)], words),
+        "detail": _sentence(_detail_of(alert), words),
         "table_id": alert.table_id,
         "table_name": alert.table.name if alert.table else None,
         "raised_at": alert.raised_at.isoformat(),
@@ -851,9 +866,10 @@ def excluded_player_alert_raise(*, player_id: int, table_id: int, seat: int, sta
 
 
 def aml_identity_alert_raise(*, player_id: int, table_id: int, at: dt.datetime):
-    """A cash buy-in took a player over an anti-money-laundering threshold that needs their
-    identity, and none is on file: the pit is told (one open alert per player and gaming
-    day). Acknowledging it needs a note, like any alert."""
+    """A cash buy-in, or a round won (France: winnings per séance), took a player over an
+    anti-money-laundering threshold that needs their identity, and none is on file: the pit is
+    told (one open alert per player and gaming day). Acknowledging it needs a note, like any
+    alert."""
     from tables.ratings.aml_log import player_day_check
 
     check = player_day_check(player_id=player_id, at=at)
@@ -868,8 +884,11 @@ def aml_identity_alert_raise(*, player_id: int, table_id: int, at: dt.datetime):
             "alias": player.alias,
             "gaming_date": day.gaming_date.isoformat(),
             "amount_cents": day.cash_in_cents,
+            "winnings_cents": day.winnings_cents,
             "threshold_cents": check.threshold_cents,
             "crossed": list(day.crossed),
+            # What took the player over: their winnings when the cash alone did not.
+            "by": "cash" if day.cash_in_cents > (check.threshold_cents or 0) else "winnings",
         },
         subject=player,
     )

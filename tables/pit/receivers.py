@@ -36,13 +36,15 @@ def _logged(fn):
 def on_round_settled(*, round_id, **kwargs):
     tasks.big_wins_check.delay_on_commit(round_id)
     tasks.ghost_ratings_check.delay_on_commit(round_id)  # a rated seat with no wager
+    tasks.aml_winnings_check.delay_on_commit(round_id)  # a rated player's winnings (France)
 
 
 @receiver(tables_events.round_corrected, dispatch_uid="pit.alerts.round_corrected")
 @_logged
 def on_round_corrected(*, round_id, **kwargs):
-    # A correction may turn a seat's result into a big win.
+    # A correction may turn a seat's result into a big win, or a player's day's winnings.
     tasks.big_wins_check.delay_on_commit(round_id)
+    tasks.aml_winnings_check.delay_on_commit(round_id)
 
 
 @receiver(tables_events.correction_requested, dispatch_uid="pit.correction_requested")

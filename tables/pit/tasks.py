@@ -61,3 +61,16 @@ def chips_gap_check(rating_id: int) -> int:
     """1 when this run raised the closed rating's chips-gap alert."""
     alert = alerts.chips_gap_raise(rating_id=rating_id)
     return int(bool(alert and alert.is_new))
+
+
+@shared_task(name="tables.pit.tasks.aml_winnings_check", ignore_result=True, acks_late=True)
+def aml_winnings_check(round_id: int) -> int:
+    """After a round is settled or corrected: the rated players it counts for, whose winnings
+    over the gaming day may now cross the identity threshold (France). The alerts raised."""
+    from tables.ratings.aml_log import rated_in_round
+
+    raised = 0
+    for player_id, table_id, at in rated_in_round(round_id):
+        alert = alerts.aml_identity_alert_raise(player_id=player_id, table_id=table_id, at=at)
+        raised += bool(alert and alert.is_new)
+    return raised

@@ -26,3 +26,8 @@ class RatingsConfig(AppConfig):
         from tables.ratings import simulation
 
         simulator.register_ratings(simulation.players_to_rate, simulation.rating_checks)
+
+        from tables.accounting import seed as accounting_seed
+        from tables.ratings import seed
+
+        accounting_seed.register_sittings(seed.rate_sittings)

@@ -244,8 +244,9 @@ def test_a_settled_round_without_a_big_win_costs_the_receivers_three_queries(
 
     round_id = deal_to(felt, "settled")["id"]
     # The round with its table's own threshold, the property's thresholds, the seats' nets;
-    # the table's open ratings (a ghost rating: tables.ratings.signals).
-    with django_assert_num_queries(4), django_capture_on_commit_callbacks(execute=True):
+    # the table's open ratings (a ghost rating: tables.ratings.signals); the ratings open over
+    # the round (a rated player's winnings: tables.ratings.aml_log.rated_in_round).
+    with django_assert_num_queries(5), django_capture_on_commit_callbacks(execute=True):
         # The signal comes after the settlement's commit: the task is handed over at once.
         receivers.on_round_settled(sender=None, round_id=round_id)
     assert not Alert.objects.exists()

@@ -1,5 +1,8 @@
 """`manage.py demo_month`: a month (or, with --year, a year) of past play at the simulator's
-tables, written fast through the engine (tables.accounting.seed), then rolled up."""
+tables, written fast through the engine (tables.accounting.seed), then rolled up. Players sit
+at the seats for stretches of rounds, and the apps above (the ratings) hear of each day's
+sittings: the demo's carded players are rated over the month, their figures measured from
+these rounds' lines. --no-ratings plays the seats at random, with no round events, as before."""
 
 import datetime as dt
 import time
@@ -31,6 +34,11 @@ class Command(BaseCommand):
             help="the benchmark's year: 365 days, 10 tables, 83 rounds a day (302,950 rounds)",
         )
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--no-ratings",
+            action="store_true",
+            help="no sittings and no ratings: seats wager at random (the benchmark's data alone)",
+        )
 
     def handle(self, *args, **options):
         if options["year"]:
@@ -73,6 +81,7 @@ class Command(BaseCommand):
             rounds_per_day=per_day,
             seed=options["seed"],
             progress=progress,
+            sittings=not options["no_ratings"],
         )
         rolled = summarize_closed_days(prop=prop)
         seconds = time.monotonic() - started
@@ -81,6 +90,9 @@ class Command(BaseCommand):
                 f"{written.get('rounds', 0):,} rounds ({written.get('voids', 0):,} void), "
                 f"{written.get('lines', 0):,} settlement lines, {written.get('fills', 0):,} fills, "
                 f"{written.get('walkaways', 0)} table-days with chips missing, at {count} tables "
-                f"from {first} to {last}; {len(rolled)} days rolled up; {seconds:.0f} s"
+                f"from {first} to {last}; {written.get('ratings', 0):,} ratings "
+                f"({written.get('moves', 0)} moves, {written.get('pauses', 0)} pauses, "
+                f"{written.get('buy_ins', 0)} buy-ins); {len(rolled)} days rolled up; "
+                f"{seconds:.0f} s"
             )
         )
