@@ -91,6 +91,7 @@ def floor(request):
             "banks": selectors.bank_meters(request.LANGUAGE_CODE),
             "approvals": selectors.approvals(),
             "alerts": pit_alerts.alerts_json(pit_alerts.alerts_open()),
+            "acknowledged": pit_alerts.alerts_json(pit_alerts.alerts_acknowledged()),
             "silent": pit_alerts.process_alerts_json(),
             "pits": Pit.objects.order_by("name"),
             "pit_id": pit_id,
@@ -137,6 +138,7 @@ def alerts_fragment(request):
         {
             **_page_context(request),
             "alerts": pit_alerts.alerts_json(pit_alerts.alerts_open()),
+            "acknowledged": pit_alerts.alerts_json(pit_alerts.alerts_acknowledged()),
             "silent": pit_alerts.process_alerts_json(),
         },
     )
