@@ -173,3 +173,28 @@ async def test_a_tablet_connecting_after_the_close_has_no_alias(table, dealer, s
     ws = await connect(f"/ws/tables/{table.pk}/", dealer)
     assert (await snapshot(ws))[2] == {"type": "seats", "seats": {}}
     await ws.disconnect()
+
+
+def test_reading_the_seat_map_again_costs_the_same_with_more_seats_rated(
+    client, table, supervisor, marie, paul
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tables.ratings.models import Player
+
+    client.force_login(supervisor)
+    path = f"/pit/tables/{table.pk}/fragments/seats/"
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as seen:
+            assert client.get(path).status_code == 200
+        return len(seen.captured_queries)
+
+    rate(supervisor, table, 1, card=marie.card)
+    one = queries()
+    rate(supervisor, table, 2, card=paul.card)
+    for seat in (3, 4):
+        rate(supervisor, table, seat, anonymous=f"player at {seat}")
+    assert Player.objects.count() == 4
+    assert queries() == one
