@@ -1,7 +1,7 @@
 """The table's live channel (spec/round-api.md, "Live updates"): staff only, by the session;
 a dealer watches only the table they deal now. On connect, the table's current round first
-(the one in progress, else the last one), then the table, then (at a table with a bank) the
-bank's meter; after that every committed change, and what the bank's display feed says
+(the one in progress, else the last one), then the table, then its seats' labels (a rated
+seat's alias), then (at a table with a bank) the bank's meter; after that every committed change, and what the bank's display feed says
 (`meter`, `hit`, `status`, as jackpot.feed words them, in the socket's language). Clients
 only listen."""
 
@@ -16,7 +16,7 @@ from casino.roles import Role
 from jackpot.feed import LANGUAGES, feed_group, localize, meter_message
 from jackpot.models import Bank
 from tables import selectors
-from tables.live import table_group
+from tables.live import seats_message, table_group
 
 CLOSE_BAD_REQUEST = 4400
 CLOSE_NO_TABLE = 4404
@@ -65,6 +65,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         table, round_ = await database_sync_to_async(selectors.table_watch_snapshot)(self.table_id)
         await self.send_json({"type": "round", "round": round_})
         await self.send_json({"type": "table", "table": table})
+        # A tablet that connects or comes back after a rating opened or closed shows the
+        # aliases now, not at the next rating write.
+        await self.send_json(await database_sync_to_async(seats_message)(self.table_id))
         if table is not None and table["bank"] is not None:
             await self.follow_bank(table["bank"]["slug"], socket_language(self.scope, staff))
 

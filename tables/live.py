@@ -44,12 +44,17 @@ def publish_table(table_id: int) -> None:
     group_send(FLOOR_GROUP, floor_event(table_id))
 
 
-def publish_seats(table_id: int) -> None:
+def seats_message(table_id: int) -> dict:
     """The tablet's seat labels now: `{"type": "seats", "seats": {"3": "alias"}}` (a seat
-    without a label is absent). Call it after commit (tables.ratings' `rating_changed` is
-    sent then)."""
+    without a label is absent: an alias only, never a name, a card or a figure)."""
     from tables.seat_labels import seat_labels
 
     seats = {str(n): label for n, label in sorted(seat_labels(table_id).items())}
-    payload = {"type": "seats", "seats": seats}
+    return {"type": "seats", "seats": seats}
+
+
+def publish_seats(table_id: int) -> None:
+    """Send the table's sockets its seat labels. Call it after commit (tables.ratings'
+    `rating_changed` is sent then); a socket that connects later has them in its snapshot."""
+    payload = seats_message(table_id)
     group_send(table_group(table_id), {"type": "table.message", "payload": payload})

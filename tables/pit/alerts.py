@@ -235,6 +235,22 @@ def alerts_open() -> list[Alert]:
     return list(_alerts().filter(acknowledged_at__isnull=True).order_by("-raised_at", "-pk"))
 
 
+#: The acknowledged alerts the pit keeps in sight: the last few of about a shift, so that a
+#: supervisor sees what another did about an alert that left the open list, and with what note.
+ACKNOWLEDGED_SHOWN = 5
+ACKNOWLEDGED_WITHIN = dt.timedelta(hours=12)
+
+
+def alerts_acknowledged(*, at: dt.datetime | None = None) -> list[Alert]:
+    """The latest alerts acknowledged, newest first (who, when and the note with them)."""
+    since = (at or timezone.now()) - ACKNOWLEDGED_WITHIN
+    return list(
+        _alerts()
+        .filter(acknowledged_at__gte=since)
+        .order_by("-acknowledged_at", "-pk")[:ACKNOWLEDGED_SHOWN]
+    )
+
+
 def alerts_recent(limit: int = 50) -> list[Alert]:
     """The last `limit` alerts raised, acknowledged or not, newest first."""
     return list(_alerts().order_by("-raised_at", "-pk")[:limit])

@@ -1,7 +1,7 @@
 """The pit's live channel (`/ws/pit/`): supervisors, managers and auditors, by the session.
 
 Thin: it joins the floor's group (every table's changes), the pit's group (alerts, pit
-actions) and every bank's display feed, then forwards short notices; the page reads what it
+actions, a table's ratings) and every bank's display feed, then forwards short notices; the page reads what it
 shows from the pit's own pages, in its reader's language. Clients only listen.
 """
 
@@ -51,6 +51,10 @@ class PitConsumer(AsyncJsonWebsocketConsumer):
 
     async def pit_changed(self, event):
         await self.send_json({"type": "changed"})
+
+    async def pit_seats(self, event):
+        """A rating changed at a table: its page reads the seat map again."""
+        await self.send_json({"type": "seats", "table": event["table"]})
 
     async def pit_alert(self, event):
         await self.send_json({"type": "alert", "alert": event["alert_id"]})

@@ -18,3 +18,9 @@ def announce_floor_changed() -> None:
     """Something the pit shows changed through a pit action (a hit verified, a parameter
     change decided...): every dashboard reads its queue and cards again."""
     group_send(PIT_GROUP, {"type": "pit.changed"})
+
+
+def announce_seats(table_id: int) -> None:
+    """A rating at the table opened, paused, resumed, moved or closed (call it after commit):
+    every pit page showing that table's seat map reads it again. Only the table's id travels."""
+    group_send(PIT_GROUP, {"type": "pit.seats", "table": table_id})

@@ -1,4 +1,5 @@
-"""Alerts raised from the services' signals (casino.events, jackpot.events, tables.events).
+"""Alerts raised from the services' signals (casino.events, jackpot.events, tables.events,
+tables.ratings.events), and the seat maps' notice after a rating write.
 
 The signals are sent after the change committed, so an alert never reports a change that was
 rolled back. A receiver that fails logs the failure and lets the other receivers run: the
@@ -122,6 +123,15 @@ def on_cash_in_recorded(*, player_id, table_id, at, **kwargs):
 @_logged
 def on_rating_adjusted(*, rating_id, staff_id, **kwargs):
     tasks.repeated_ratings_check.delay_on_commit(rating_id, staff_id)
+
+
+@receiver(ratings_events.rating_changed, dispatch_uid="pit.seats.rating_changed")
+@_logged
+def on_rating_changed(*, table_id, **kwargs):
+    # Sent after commit: another supervisor's page of that table shows the seat map now.
+    from tables.pit import live
+
+    live.announce_seats(table_id)
 
 
 @receiver(ratings_events.rating_time_corrected, dispatch_uid="pit.alerts.rating_time_corrected")

@@ -10,6 +10,7 @@ urlpatterns = [
     path("fragments/alerts/", views.alerts_fragment, name="alerts"),
     path("fragments/banks/", views.banks_fragment, name="banks"),
     path("tables/<int:table_id>/", views.table, name="table"),
+    path("tables/<int:table_id>/fragments/seats/", views.seats_fragment, name="seats"),
     path("tables/<int:table_id>/open/", views.table_open, name="table_open"),
     path("tables/<int:table_id>/close/", views.table_close, name="table_close"),
     path("tables/<int:table_id>/rotate/", views.dealer_rotate, name="dealer_rotate"),

@@ -7,6 +7,7 @@ import uuid
 from django.contrib import messages
 from django.http import HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -90,6 +91,7 @@ def floor(request):
             "banks": selectors.bank_meters(request.LANGUAGE_CODE),
             "approvals": selectors.approvals(),
             "alerts": pit_alerts.alerts_json(pit_alerts.alerts_open()),
+            "acknowledged": pit_alerts.alerts_json(pit_alerts.alerts_acknowledged()),
             "silent": pit_alerts.process_alerts_json(),
             "pits": Pit.objects.order_by("name"),
             "pit_id": pit_id,
@@ -136,6 +138,7 @@ def alerts_fragment(request):
         {
             **_page_context(request),
             "alerts": pit_alerts.alerts_json(pit_alerts.alerts_open()),
+            "acknowledged": pit_alerts.alerts_json(pit_alerts.alerts_acknowledged()),
             "silent": pit_alerts.process_alerts_json(),
         },
     )
@@ -173,13 +176,37 @@ def table(request, table_id: int):
             "versions": selectors.ruleset_versions(table),
             "assignment": selectors.current_assignment_of(table.pk),
             "tray": selectors.last_tray_count(table.pk),
-            "seats": seat_map(table),
-            "rates": has_role(request.user, Role.SUPERVISOR),
-            "players": carded_players() if has_role(request.user, Role.SUPERVISOR) else (),
-            "move_to": open_tables(),
-            "instruments": BuyIn.INSTRUMENTS,
-            "key": uuid.uuid4().hex,
+            **_seat_map_context(request, table),
         },
+    )
+
+
+def _seat_map_context(request, table: Table) -> dict:
+    """The seat map's part of the table's page (pit/_seats.html), also read alone."""
+    rates = has_role(request.user, Role.SUPERVISOR)
+    return {
+        "seats": seat_map(table),
+        "rates": rates,
+        "players": carded_players() if rates else (),
+        "move_to": open_tables(),
+        "instruments": BuyIn.INSTRUMENTS,
+        "key": uuid.uuid4().hex,
+        # Where its forms come back to: the table's page, also from the fragment.
+        "table_page": reverse("pit:table", args=[table.pk]),
+    }
+
+
+@role_required(*PIT_READERS)
+@require_GET
+@never_cache
+def seats_fragment(request, table_id: int):
+    """The seat map alone: the table's page reads it again when the pit's socket says a
+    rating changed there (another supervisor's write)."""
+    table = get_object_or_404(Table, pk=table_id)
+    return render(
+        request,
+        "pit/_seats.html",
+        {**_page_context(request), "table": table, **_seat_map_context(request, table)},
     )
 
 

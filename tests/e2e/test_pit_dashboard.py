@@ -129,7 +129,10 @@ def test_a_progressive_hit_is_an_alert_and_is_verified_then_paid_by_two_supervis
     assert asgi_server.run_sync(state) == ("paid", "inspecteur", "inspecteur2")
     page.fill('.alert[data-kind="progressive_hit"] input[name=note]', "Paid at the table, seat 2")
     page.click('.alert[data-kind="progressive_hit"] button')
-    page.wait_for_selector('.alert[data-kind="progressive_hit"]', state="detached")
+    # It leaves the open alerts; the pit keeps it in sight as acknowledged, with the note.
+    page.wait_for_selector('[data-alert][data-kind="progressive_hit"]', state="detached")
+    done = page.locator('[data-acknowledged-alert][data-kind="progressive_hit"] [data-note]')
+    assert done.inner_text() == "Paid at the table, seat 2"
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

@@ -269,12 +269,13 @@ def queries_of(client, path) -> int:
 
 # What each read of the dashboard may cost, whatever the number of tables (docs/reference/pit.md,
 # "Tests"; the queue three more since issue 23: corrections, rule set deployments and meter
-# adjustments waiting for a second person).
+# adjustments waiting for a second person; the alerts one more since issue 28: the alerts
+# acknowledged lately, with their notes).
 BUDGETS = {
-    "/pit/": 23,
+    "/pit/": 24,
     "/pit/fragments/cards/": 12,
     "/pit/fragments/approvals/": 12,
-    "/pit/fragments/alerts/": 6,
+    "/pit/fragments/alerts/": 7,
     "/pit/fragments/banks/": 5,
 }
 

@@ -1,5 +1,5 @@
 """/ws/tables/<id>/: staff only by the session, a dealer only at their own table; the current
-round first on connect, then the table, then the bank's meter; after that every committed
+round first on connect, then the table, then its seats' labels, then the bank's meter; after that every committed
 change and the bank's feed (meter, hit, status) in the socket's language."""
 
 import pytest
@@ -39,6 +39,7 @@ async def test_the_dealer_gets_the_round_first_then_every_committed_change(
     assert first["type"] == "round" and first["round"]["id"] == opened["id"]
     second = await ws.receive_json_from(timeout=5)
     assert second["type"] == "table" and second["table"]["round"]["id"] == opened["id"]
+    assert await ws.receive_json_from(timeout=5) == {"type": "seats", "seats": {}}
     third = await ws.receive_json_from(timeout=5)
     assert third["type"] == "meter" and third["bank"] == progressive.slug
     await sync_to_async(felt.wagers)(1, ante=1000)
@@ -68,7 +69,7 @@ async def test_no_session_no_origin_or_no_table_is_refused(table, dealer, superv
 
 async def test_a_client_that_speaks_is_closed(table, supervisor):
     ws = await connect(table.pk, supervisor)
-    for _ in ("round", "table", "meter"):
+    for _ in ("round", "table", "seats", "meter"):
         await ws.receive_json_from(timeout=5)
     await ws.send_json_to({"kind": "bets_locked"})
     assert await closed_with(ws) == 4400
@@ -83,7 +84,7 @@ async def test_the_table_is_announced_when_it_closes_and_a_round_in_progress_sto
     felt = Felt(table, dealer)
     await sync_to_async(felt.open)()
     ws = await connect(table.pk, supervisor)
-    for _ in ("round", "table", "meter"):
+    for _ in ("round", "table", "seats", "meter"):
         await ws.receive_json_from(timeout=5)
     with pytest.raises(IllegalTransition) as refused:
         await sync_to_async(services.table_close)(table_id=table.pk, supervisor=supervisor)
@@ -103,9 +104,10 @@ async def test_the_table_is_announced_when_it_closes_and_a_round_in_progress_sto
 
 
 async def opened(ws) -> dict:
-    """Read the connect messages (round, table); the meter that follows them."""
+    """Read the connect messages (round, table, seats); the meter that follows them."""
     assert (await ws.receive_json_from(timeout=5))["type"] == "round"
     assert (await ws.receive_json_from(timeout=5))["type"] == "table"
+    assert (await ws.receive_json_from(timeout=5))["type"] == "seats"
     meter = await ws.receive_json_from(timeout=5)
     assert meter["type"] == "meter"
     return meter
@@ -178,5 +180,6 @@ async def test_a_table_without_a_bank_sends_no_meter(bankless_felt):
     ws = await connect(bankless_felt.table.pk, bankless_felt.dealer)
     assert (await ws.receive_json_from(timeout=5))["type"] == "round"
     assert (await ws.receive_json_from(timeout=5))["type"] == "table"
+    assert (await ws.receive_json_from(timeout=5))["type"] == "seats"
     assert await ws.receive_nothing(timeout=0.3)
     await ws.disconnect()
