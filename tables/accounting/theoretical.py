@@ -34,8 +34,9 @@ from fractions import Fraction
 from functools import lru_cache
 
 from tables.rules import paymath
+from tables.rules.cards import RANKS as RANK_LETTERS
 from tables.rules.paytables import CATEGORIES, Odds
-from tables.rules.ruleset import TripsOnFold, parse_rules
+from tables.rules.ruleset import RuleSet, TripsOnFold, parse_rules
 
 
 @dataclass(frozen=True)
@@ -229,3 +230,118 @@ def theoretical_fraction(handles: dict[str, int], e: Edges, *, rivals: int = 0) 
         if edge is not None:
             total += handle * edge
     return total - e.envy_cents * rivals
+
+
+# --- the payout unit and the cap, exactly -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatPricing:
+    """A seat's Ante, Blind, Play and Trips priced for its own wager under a payout unit or a
+    cap: every final outcome of the par sheet's optimal strategy is paid by the engine
+    (`settle.seat_nets`: the unit's rounding, then the cap on the seat's winnings), weighted
+    by its exact probability.
+
+    The sheet gives the base game's outcomes (a win by its category, what the Blind and Trips
+    pay on) and the folds by category; a deal the player does not win (tie, loss, fold) pays
+    the base game nothing, so only Trips can meet the cap there: it is priced on the final
+    hand's category alone, the deals of category c that are not wins being the 7-card hands
+    of c less the wins of c (`others`). Trips lost on a fold: the folds by category lose it
+    (`folded`), as in `trips_lost_on_fold`."""
+
+    rules: RuleSet
+    wins: tuple[tuple[Fraction, int, bool, str], ...]  # (probability, Play multiple, qualifies, c)
+    rest: tuple[tuple[Fraction, str, int, bool], ...]  # ties, losses, folds: (p, outcome, m, q)
+    base_return: Fraction  # the player's expected net per Ante, uncapped (-the sheet's edge)
+    others: tuple[tuple[str, Fraction], ...]  # Trips paid on c in a deal not won
+    folded: tuple[tuple[str, Fraction], ...]  # Trips lost on a fold of c
+
+    def _trips_odds(self, category: str) -> Fraction:
+        pays = self.rules.trips_paytable.get(category)
+        return _odds(pays) if isinstance(pays, Odds) else Fraction(-1)
+
+    def charge(self, ante: int, trips: int) -> Fraction:
+        """The house's expected win, in cents, on a seat's Ante (and Blind) of `ante` and
+        Trips of `trips`, every payout rounded down and capped as the engine pays it."""
+        from tables.rules.settle import Outcome, seat_nets
+
+        player = Fraction(0)
+
+        def paid(outcome, p, *, q=True, category="high_card", a=0, m=0, t=0):
+            nets = seat_nets(
+                self.rules,
+                outcome=outcome,
+                qualifies=q,
+                category=category,
+                ante=a,
+                blind=a,
+                play=m * a,
+                trips=t,
+            )
+            return p * nets.net
+
+        for p, m, q, category in self.wins:
+            player += paid(Outcome.WIN, p, q=q, category=category, a=ante, m=m, t=trips)
+        for p, outcome, m, q in self.rest:
+            player += paid(Outcome(outcome), p, q=q, a=ante, m=m)
+        if trips:
+            # No base-game winnings in these deals: the seat's winnings are its Trips alone
+            # (a loss with no base stake, to the engine).
+            for category, p in self.others:
+                player += paid(Outcome.LOSE, p, category=category, t=trips)
+            for category, p in self.folded:
+                player += paid(Outcome.FOLD, p, category=category, t=trips)
+        return -player
+
+    def uncapped(self, ante: int, trips: int) -> Fraction:
+        """The same seat at the uncapped, unrounded edges: what `edges` charges it."""
+        trips_return = sum(
+            (p * self._trips_odds(c) for p, _m, _q, c in self.wins), Fraction(0)
+        ) + sum((p * self._trips_odds(c) for c, p in self.others), Fraction(0))
+        trips_return -= sum((p for _c, p in self.folded), Fraction(0))
+        return -(ante * self.base_return + trips * trips_return)
+
+    def withheld(self, ante: int, trips: int) -> Fraction:
+        """What the unit and the cap withhold in expectation from such a seat, beyond the
+        uncapped edges' charge (cents, never negative)."""
+        return self.charge(ante, trips) - self.uncapped(ante, trips)
+
+
+_RESULTS = {"tie": "tie", "loss": "lose", "fold": "fold"}
+
+
+def seat_pricing(rules_json: dict, sheet: dict) -> SeatPricing:
+    """The pricing of a rule set version from its computed par sheet's JSON (`outcomes`,
+    `ordered_deals`, `folds_by_category`, `deck`)."""
+    rules = parse_rules(rules_json)
+    total = int(sheet["ordered_deals"])
+    wins, rest = [], []
+    won: dict[str, Fraction] = {}
+    base_return = Fraction(0)
+    for o in sheet["outcomes"]:
+        p = Fraction(int(o["count"]), total)
+        num, den = o["net"]["exact"].split("/")
+        base_return += p * Fraction(int(num), int(den))
+        q = o["dealer"] != "not_qualified"
+        if o["result"] == "win":
+            wins.append((p, int(o["multiple"]), q, o["category"]))
+            won[o["category"]] = won.get(o["category"], Fraction(0)) + p
+        else:
+            rest.append((p, _RESULTS[o["result"]], int(o["multiple"]), q))
+    deck = sheet.get("deck") or {"ranks": RANK_LETTERS, "suits": 4}
+    ranks = tuple(sorted(RANK_LETTERS.index(r) + 2 for r in deck["ranks"]))
+    sevens = paymath.category_counts(7, ranks, int(deck["suits"]))
+    hands = sum(sevens.values())
+    folds = sheet.get("folds_by_category")
+    lost = rules.trips_on_fold is TripsOnFold.LOST and folds is not None
+    others, folded = [], []
+    for c in CATEGORIES:
+        folded_c = Fraction(int(folds.get(c, 0)), total) if lost else Fraction(0)
+        staying = Fraction(sevens[c], hands) - won.get(c, Fraction(0)) - folded_c
+        if staying < 0:
+            raise ValueError(f"the par sheet's wins of {c} exceed its 7-card hands")
+        if staying:
+            others.append((c, staying))
+        if folded_c:
+            folded.append((c, folded_c))
+    return SeatPricing(rules, tuple(wins), tuple(rest), base_return, tuple(others), tuple(folded))
