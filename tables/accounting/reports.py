@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.conf import settings
-from django.db.models import Count, F, Max, Q, Sum
+from django.db.models import Count, F, Max, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -46,7 +46,9 @@ from tables.accounting.models import (
 from tables.accounting.summary import ORIGINAL, hour_buckets, hour_expression, line_sums
 from tables.accounting.theoretical import (
     Edges,
+    SeatPricing,
     edges,
+    seat_pricing,
     theoretical_fraction,
     win_variance,
     withholding_bound,
@@ -54,7 +56,7 @@ from tables.accounting.theoretical import (
 from tables.models import Round, RuleSet, SettlementLine, Table
 from tables.parsheet import base_game_key
 from tables.rules.ruleset import parse_rules
-from tables.selectors import computed_base_edges, computed_sheet_folds
+from tables.selectors import computed_base_edges, computed_sheet_folds, computed_sheet_outcomes
 
 BETS = ("ante", "blind", "play", "trips", "progressive", "envy", "cap")
 BET_LABELS = dict(SettlementLine.Bet.choices)
@@ -169,6 +171,8 @@ class ReportRow:
     # What a payout unit or a cap may withhold beyond the uncapped theoretical, at most
     # (theoretical.withholding_bound); None when no rule set played has either.
     withholding_bound: int | None = None
+    # Its theoretical prices a payout unit or a cap exactly (SeatPricing): no bound to show.
+    cap_exact: bool = False
 
     @property
     def handle(self) -> int:
@@ -277,6 +281,7 @@ class ReportRow:
         self.uncounted_days |= other.uncounted_days
         self.theoretical += other.theoretical
         self.decision_cost += other.decision_cost
+        self.cap_exact = self.cap_exact or other.cap_exact
         if other.withholding_bound is not None:
             self.withholding_bound = (self.withholding_bound or 0) + other.withholding_bound
         self.priced_seats += other.priced_seats
@@ -303,6 +308,9 @@ class DayFigures:
     win: int  # computed
     theoretical: int
     hold: float | None  # counted win / drop, None until the day's drop is counted
+    # The theoretical at the play seen (plus the day's decision costs); None when none of the
+    # day's seat-rounds is priced.
+    theoretical_seen: int | None = None
 
 
 @dataclass
@@ -319,6 +327,8 @@ class Report:
     days: list[DayFigures] | None = None
     base_computed: bool = False  # some rule set's base edge is its computed par sheet's
     uncapped: bool = False  # a rule set played has a payout unit or a cap its edges leave out
+    # a rule set played has a payout unit or a cap, priced exactly from its par sheet
+    cap_exact: bool = False
     trips_lost_on_fold: bool = False  # a rule set played loses Trips on a fold
     # ...and some such rule set has no par sheet counting its folds: Trips priced as staying
     trips_fold_unpriced: bool = False
@@ -505,17 +515,25 @@ def _round_counts(period: Period, by: str, done: set) -> tuple[dict, dict]:
     return voids, corrections
 
 
-def _decision_costs(period: Period, by: str) -> dict:
-    """{key: (Σ decision cost, seat-rounds priced)} of the period's settled rounds (one
-    query; a voided round's costs are removed, a corrected one's are of its corrected facts)."""
+def _decision_costs(period: Period, by: str) -> tuple[dict, dict]:
+    """{key: (Σ decision cost, seat-rounds priced)} and {gaming date: the same} of the
+    period's settled rounds (one query; a voided round's costs are removed, a corrected one's
+    are of its corrected facts)."""
     raw_field = DIMENSIONS[by][0]
     costs = SeatDecisionCost.objects.filter(round__gaming_date__range=(period.first, period.last))
     if period.shift:
         costs = costs.filter(round__shift=period.shift)
-    return {
-        r[raw_field]: (r["cost"], r["n"])
-        for r in costs.values(raw_field).annotate(cost=Sum("cost_cents"), n=Count("id")).order_by()
-    }
+    by_key: dict = defaultdict(lambda: (0, 0))
+    by_day: dict = defaultdict(lambda: (0, 0))
+    for r in (
+        costs.values(raw_field, "round__gaming_date")
+        .annotate(cost=Sum("cost_cents"), n=Count("id"))
+        .order_by()
+    ):
+        for found, key in ((by_key, r[raw_field]), (by_day, r["round__gaming_date"])):
+            cost, n = found[key]
+            found[key] = (cost + r["cost"], n + r["n"])
+    return dict(by_key), dict(by_day)
 
 
 def _labels(by: str, keys) -> dict:
@@ -533,12 +551,17 @@ def _labels(by: str, keys) -> dict:
     return {k: english.get(k, k) if get_language().startswith("en") else k for k in keys}
 
 
-def _edges(ruleset_ids) -> dict[int, Edges]:
-    """The house edges of each rule set version seen (one query, the engine's math cached)."""
+def _engine_rules(ruleset_ids) -> dict[int, dict]:
     rulesets = RuleSet.objects.filter(pk__in=ruleset_ids).select_related(
         "blind_paytable", "trips_paytable", "progressive_paytable", "envy_paytable"
     )
-    rules = {rs.pk: rs.engine_rules() for rs in rulesets}
+    return {rs.pk: rs.engine_rules() for rs in rulesets}
+
+
+def _edges(ruleset_ids, rules: dict[int, dict] | None = None) -> dict[int, Edges]:
+    """The house edges of each rule set version seen (one query, the engine's math cached);
+    `rules`: their engine rules, when already read."""
+    rules = _engine_rules(ruleset_ids) if rules is None else rules
     computed = computed_base_edges(rules.values())
     trips_on_fold = [r for r in rules.values() if r.get("trips_on_fold") == "lost"]
     folds = computed_sheet_folds(trips_on_fold) if trips_on_fold else {}
@@ -551,6 +574,63 @@ def _edges(ruleset_ids) -> dict[int, Edges]:
             r, computed_base=base, computed_variance=variance, folds=folded, deals=deals
         )
     return found
+
+
+def _pricings(rules: dict[int, dict], rule_edges: dict[int, Edges]) -> dict[int, SeatPricing]:
+    """{rule set: its SeatPricing} for the rule sets with a payout unit or a cap whose par
+    sheet is computed (one query, only when some rule set has either)."""
+    uncapped = {pk: r for pk, r in rules.items() if rule_edges[pk].uncapped}
+    if not uncapped:
+        return {}
+    sheets = computed_sheet_outcomes(uncapped.values())
+    found = {}
+    for pk, r in uncapped.items():
+        sheet = sheets.get(base_game_key(parse_rules(r)))
+        if sheet is not None and sheet["outcomes"]:
+            found[pk] = seat_pricing(r, sheet)
+    return found
+
+
+def _withheld(period: Period, by: str, pricings: dict[int, SeatPricing]) -> tuple[dict, dict]:
+    """What the payout unit and the cap withhold in expectation beyond the uncapped edges,
+    exactly, by (key, rule set) and by (gaming date, rule set): each seat-round of a priced
+    rule set charged for its own Ante and Trips (`SeatPricing.withheld`). One query: the
+    seat-rounds counted by (key, day, rule set, Ante, Trips)."""
+    by_key: dict = defaultdict(Fraction)
+    by_day: dict = defaultdict(Fraction)
+    if not pricings:
+        return by_key, by_day
+    raw_field = DIMENSIONS[by][0]
+    antes = SettlementLine.objects.filter(
+        gaming_date__range=(period.first, period.last),
+        round__ruleset_id__in=pricings,
+        bet="ante",
+        correction__isnull=True,
+    )
+    if period.shift:
+        antes = antes.filter(shift=period.shift)
+    trips = SettlementLine.objects.filter(
+        round=OuterRef("round"), seat=OuterRef("seat"), bet="trips", correction=None
+    ).values("stake_cents")[:1]
+    found: dict = {}
+    for r in (
+        antes.values(
+            raw_field,
+            "gaming_date",
+            "round__ruleset_id",
+            "stake_cents",
+            trips=Coalesce(Subquery(trips), 0),
+        )
+        .annotate(n=Count("id"))
+        .order_by()
+    ):
+        ruleset, ante, trips_stake = r["round__ruleset_id"], r["stake_cents"], r["trips"]
+        if (ruleset, ante, trips_stake) not in found:
+            found[(ruleset, ante, trips_stake)] = pricings[ruleset].withheld(ante, trips_stake)
+        amount = r["n"] * found[(ruleset, ante, trips_stake)]
+        by_key[(r[raw_field], ruleset)] += amount
+        by_day[(r["gaming_date"], ruleset)] += amount
+    return by_key, by_day
 
 
 def _largest_stakes(period: Period, ruleset_ids) -> dict:
@@ -606,9 +686,20 @@ def hourly(prop: Property, gaming_date: dt.date, shift: str = "") -> list[HourFi
     return figures
 
 
-def _daily(period: Period, done: set, rule_edges: dict, counted_by_day: dict, *, counts: bool):
-    """A month's or a year's trend, day by day: computed win, theoretical win and hold (the
-    hold only of days whose drop is counted, and only when the grouping has counted figures).
+def _daily(
+    period: Period,
+    done: set,
+    rule_edges: dict,
+    counted_by_day: dict,
+    *,
+    counts: bool,
+    withheld: dict | None = None,
+    decision_costs: dict | None = None,
+):
+    """A month's or a year's trend, day by day: computed win, theoretical win (at optimal
+    play, with what a payout unit or a cap withholds, `withheld` by (day, rule set); and at the
+    play seen, plus the day's `decision_costs`), and hold (the hold only of days whose drop is
+    counted, and only when the grouping has counted figures).
     Two queries: the lines of the days not rolled up, the roll-up of the others."""
     sums = {
         "stake": Coalesce(Sum("stake_cents", filter=ORIGINAL), 0),
@@ -650,13 +741,19 @@ def _daily(period: Period, done: set, rule_edges: dict, counted_by_day: dict, *,
             theoretical[day] += theoretical_fraction(
                 by_bet, rule_edges[ruleset], rivals=rivals[(day, ruleset)]
             )
+    for (day, _ruleset), amount in (withheld or {}).items():
+        theoretical[day] += amount
+    costs = decision_costs or {}
     figures = []
     for day in period.days:
         counted = counted_by_day.get(day)
         hold = None
         if counts and counted and counted["drop"]:
             hold = 100 * (counted["drop"] + counted["chips"]) / counted["drop"]
-        figures.append(DayFigures(day, win.get(day, 0), round(theoretical.get(day, 0)), hold))
+        optimal = round(theoretical.get(day, 0))
+        cost, priced = costs.get(day, (0, 0))
+        seen = optimal + cost if priced else None
+        figures.append(DayFigures(day, win.get(day, 0), optimal, hold, seen))
     return figures
 
 
@@ -680,11 +777,14 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
     counted = _counted(period, by, done)
     counted_by_day = counted.pop("by day", {})
     voids, corrections = _round_counts(period, by, done)
-    decision_costs = _decision_costs(period, by)
+    decision_costs, costs_by_day = _decision_costs(period, by)
     summarized = len(done)
     keys = {g["key"] for g in groups} | set(counted) | set(voids) | set(corrections)
     labels = _labels(by, keys)
-    rule_edges = _edges({g["ruleset"] for g in groups})
+    engine_rules = _engine_rules({g["ruleset"] for g in groups})
+    rule_edges = _edges(set(engine_rules), engine_rules)
+    pricings = _pricings(engine_rules, rule_edges)
+    exactly_withheld, withheld_by_day = _withheld(period, by, pricings)
 
     rows: dict = {}
     handles: dict = defaultdict(lambda: defaultdict(int))  # (key, ruleset) -> bet -> handle
@@ -720,12 +820,21 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
     theoretical: dict = defaultdict(Fraction)
     withheld: dict = {}
     largest = _largest_stakes(
-        period, [pk for pk, e in rule_edges.items() if e.max_payout_cents is not None]
+        period,
+        [
+            pk
+            for pk, e in rule_edges.items()
+            if e.max_payout_cents is not None and pk not in pricings
+        ],
     )
     for (key, ruleset), by_bet in handles.items():
         r = row(key)
         ruleset_edges = rule_edges.get(ruleset)
-        if ruleset_edges is not None and ruleset_edges.uncapped:
+        if ruleset in pricings:
+            # Exact: each seat-round charged for its own wager, rounded and capped.
+            theoretical[key] += exactly_withheld.get((key, ruleset), Fraction(0))
+            r.cap_exact = True
+        elif ruleset_edges is not None and ruleset_edges.uncapped:
             withheld[key] = withheld.get(key, Fraction(0)) + withholding_bound(
                 ruleset_edges, by_bet, line_counts[(key, ruleset)], largest.get(ruleset, {})
             )
@@ -787,11 +896,20 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
         else None,
         base_source="; ".join(sorted(sources)),
         summarized_days=summarized,
-        days=_daily(period, done, rule_edges, counted_by_day, counts=total.counted_applies)
+        days=_daily(
+            period,
+            done,
+            rule_edges,
+            counted_by_day,
+            counts=total.counted_applies,
+            withheld=withheld_by_day,
+            decision_costs=costs_by_day,
+        )
         if trend and period.kind in ("month", "year")
         else None,
         base_computed=any(e.base_computed for e in rule_edges.values()),
-        uncapped=any(e.uncapped for e in rule_edges.values()),
+        uncapped=any(e.uncapped for pk, e in rule_edges.items() if pk not in pricings),
+        cap_exact=bool(pricings),
         trips_lost_on_fold=any(e.trips_lost_on_fold for e in rule_edges.values()),
         trips_fold_unpriced=any(
             e.trips_lost_on_fold and not e.trips_fold_priced for e in rule_edges.values()
