@@ -591,11 +591,13 @@ def _pricings(rules: dict[int, dict], rule_edges: dict[int, Edges]) -> dict[int,
     return found
 
 
-def _withheld(period: Period, by: str, pricings: dict[int, SeatPricing]) -> tuple[dict, dict]:
-    """What the payout unit and the cap withhold in expectation beyond the uncapped edges,
-    exactly, by (key, rule set) and by (gaming date, rule set): each seat-round of a priced
-    rule set charged for its own Ante and Trips (`SeatPricing.withheld`). One query: the
-    seat-rounds counted by (key, day, rule set, Ante, Trips)."""
+def _seat_charges(
+    period: Period, by: str, pricings: dict[int, SeatPricing]
+) -> tuple[dict, dict]:
+    """The exact theoretical of the Ante, Blind, Play and Trips of the rule sets with a
+    payout unit or a cap priced from their par sheet, by (key, rule set) and by (gaming date,
+    rule set): each seat-round charged for its own Ante and Trips (`SeatPricing.charge`).
+    One query: the seat-rounds counted by (key, day, rule set, Ante, Trips)."""
     by_key: dict = defaultdict(Fraction)
     by_day: dict = defaultdict(Fraction)
     if not pricings:
@@ -626,11 +628,16 @@ def _withheld(period: Period, by: str, pricings: dict[int, SeatPricing]) -> tupl
     ):
         ruleset, ante, trips_stake = r["round__ruleset_id"], r["stake_cents"], r["trips"]
         if (ruleset, ante, trips_stake) not in found:
-            found[(ruleset, ante, trips_stake)] = pricings[ruleset].withheld(ante, trips_stake)
+            found[(ruleset, ante, trips_stake)] = pricings[ruleset].charge(ante, trips_stake)
         amount = r["n"] * found[(ruleset, ante, trips_stake)]
         by_key[(r[raw_field], ruleset)] += amount
         by_day[(r["gaming_date"], ruleset)] += amount
     return by_key, by_day
+
+
+def _side(by_bet: dict[str, int]) -> dict[str, int]:
+    """The handles of the bets a seat charge (`SeatPricing.charge`) leaves out."""
+    return {bet: handle for bet, handle in by_bet.items() if bet not in ("ante", "trips")}
 
 
 def _largest_stakes(period: Period, ruleset_ids) -> dict:
@@ -693,11 +700,12 @@ def _daily(
     counted_by_day: dict,
     *,
     counts: bool,
-    withheld: dict | None = None,
+    charges: dict | None = None,
     decision_costs: dict | None = None,
 ):
     """A month's or a year's trend, day by day: computed win, theoretical win (at optimal
-    play, with what a payout unit or a cap withholds, `withheld` by (day, rule set); and at the
+    play, the exact `charges` by (day, rule set) of a rule set with a payout unit or a cap
+    standing for its Ante, Blind, Play and Trips; and at the
     play seen, plus the day's `decision_costs`), and hold (the hold only of days whose drop is
     counted, and only when the grouping has counted figures).
     Two queries: the lines of the days not rolled up, the roll-up of the others."""
@@ -736,13 +744,16 @@ def _daily(
         handles[(day, ruleset)][g["bet"]] += g["stake"]
         rivals[(day, ruleset)] += int(g["rivals"] or 0)
     theoretical: dict = defaultdict(Fraction)
+    charges = charges or {}
     for (day, ruleset), by_bet in handles.items():
-        if rule_edges.get(ruleset) is not None:
+        if (day, ruleset) in charges:
+            theoretical[day] += charges[(day, ruleset)] + theoretical_fraction(
+                _side(by_bet), rule_edges[ruleset], rivals=rivals[(day, ruleset)]
+            )
+        elif rule_edges.get(ruleset) is not None:
             theoretical[day] += theoretical_fraction(
                 by_bet, rule_edges[ruleset], rivals=rivals[(day, ruleset)]
             )
-    for (day, _ruleset), amount in (withheld or {}).items():
-        theoretical[day] += amount
     costs = decision_costs or {}
     figures = []
     for day in period.days:
@@ -784,7 +795,7 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
     engine_rules = _engine_rules({g["ruleset"] for g in groups})
     rule_edges = _edges(set(engine_rules), engine_rules)
     pricings = _pricings(engine_rules, rule_edges)
-    exactly_withheld, withheld_by_day = _withheld(period, by, pricings)
+    charges, charges_by_day = _seat_charges(period, by, pricings)
 
     rows: dict = {}
     handles: dict = defaultdict(lambda: defaultdict(int))  # (key, ruleset) -> bet -> handle
@@ -831,8 +842,6 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
         r = row(key)
         ruleset_edges = rule_edges.get(ruleset)
         if ruleset in pricings:
-            # Exact: each seat-round charged for its own wager, rounded and capped.
-            theoretical[key] += exactly_withheld.get((key, ruleset), Fraction(0))
             r.cap_exact = True
         elif ruleset_edges is not None and ruleset_edges.uncapped:
             withheld[key] = withheld.get(key, Fraction(0)) + withholding_bound(
@@ -847,7 +856,13 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
             r.win_variance += spread
         if ruleset_edges is None or ruleset_edges.base is None:
             r.theoretical_partial = True
-        if ruleset_edges is not None:
+        if ruleset in pricings:
+            # Exact: each seat-round's Ante, Blind, Play and Trips charged for its own wager,
+            # rounded and capped; the progressive and Envy at their edges.
+            theoretical[key] += charges.get((key, ruleset), Fraction(0)) + theoretical_fraction(
+                _side(by_bet), ruleset_edges, rivals=rivals[(key, ruleset)]
+            )
+        elif ruleset_edges is not None:
             theoretical[key] += theoretical_fraction(
                 by_bet, ruleset_edges, rivals=rivals[(key, ruleset)]
             )
@@ -902,7 +917,7 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
             rule_edges,
             counted_by_day,
             counts=total.counted_applies,
-            withheld=withheld_by_day,
+            charges=charges_by_day,
             decision_costs=costs_by_day,
         )
         if trend and period.kind in ("month", "year")
