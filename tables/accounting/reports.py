@@ -333,6 +333,11 @@ class Report:
     # ...and some such rule set has no par sheet counting its folds: Trips priced as staying
     trips_fold_unpriced: bool = False
 
+    @property
+    def trend_seen(self) -> bool:
+        """The trend has a theoretical at the play seen (some day's decisions are priced)."""
+        return any(d.theoretical_seen is not None for d in self.days or ())
+
 
 # --- the queries -----------------------------------------------------------------------------
 
@@ -591,9 +596,7 @@ def _pricings(rules: dict[int, dict], rule_edges: dict[int, Edges]) -> dict[int,
     return found
 
 
-def _seat_charges(
-    period: Period, by: str, pricings: dict[int, SeatPricing]
-) -> tuple[dict, dict]:
+def _seat_charges(period: Period, by: str, pricings: dict[int, SeatPricing]) -> tuple[dict, dict]:
     """The exact theoretical of the Ante, Blind, Play and Trips of the rule sets with a
     payout unit or a cap priced from their par sheet, by (key, rule set) and by (gaming date,
     rule set): each seat-round charged for its own Ante and Trips (`SeatPricing.charge`).

@@ -188,14 +188,18 @@ def test_a_table_with_a_unit_and_a_cap_is_charged_exactly(
     assert row.theoretical == round(expected)
     # The cap bites on this deck: the uncapped charge is far lower.
     uncapped = sum(
-        a * analysed.house_edge + t * paymath.odds_math(engine.trips_paytable, _sevens(SMALL)).house_edge
+        a * analysed.house_edge
+        + t * paymath.odds_math(engine.trips_paytable, _sevens(SMALL)).house_edge
         for a, t in stakes.values()
     )
     assert row.theoretical > round(uncapped + 200 * e.progressive - 200 * e.envy) + 100
 
     summarize_day(day.first)
     assert report(day).rows[0].theoretical == row.theoretical
-    for language, words in (("en", "exact for that strategy"), ("fr", "exacte pour cette stratégie")):
+    for language, words in (
+        ("en", "exact for that strategy"),
+        ("fr", "exact pour cette stratégie"),
+    ):
         client.force_login(manager)
         client.cookies["django_language"] = language
         page = client.get("/reports/").content.decode()
