@@ -171,8 +171,10 @@ class ReportRow:
     # What a payout unit or a cap may withhold beyond the uncapped theoretical, at most
     # (theoretical.withholding_bound); None when no rule set played has either.
     withholding_bound: int | None = None
-    # Its theoretical prices a payout unit or a cap exactly (SeatPricing): no bound to show.
+    # Its theoretical prices a payout unit or a cap exactly (SeatPricing): no bound to show;
+    # `cap_withheld`: what they withhold in it beyond the uncapped edges.
     cap_exact: bool = False
+    cap_withheld: int = 0
 
     @property
     def handle(self) -> int:
@@ -282,6 +284,7 @@ class ReportRow:
         self.theoretical += other.theoretical
         self.decision_cost += other.decision_cost
         self.cap_exact = self.cap_exact or other.cap_exact
+        self.cap_withheld += other.cap_withheld
         if other.withholding_bound is not None:
             self.withholding_bound = (self.withholding_bound or 0) + other.withholding_bound
         self.priced_seats += other.priced_seats
@@ -596,15 +599,20 @@ def _pricings(rules: dict[int, dict], rule_edges: dict[int, Edges]) -> dict[int,
     return found
 
 
-def _seat_charges(period: Period, by: str, pricings: dict[int, SeatPricing]) -> tuple[dict, dict]:
+def _seat_charges(
+    period: Period, by: str, pricings: dict[int, SeatPricing]
+) -> tuple[dict, dict, dict]:
     """The exact theoretical of the Ante, Blind, Play and Trips of the rule sets with a
     payout unit or a cap priced from their par sheet, by (key, rule set) and by (gaming date,
-    rule set): each seat-round charged for its own Ante and Trips (`SeatPricing.charge`).
-    One query: the seat-rounds counted by (key, day, rule set, Ante, Trips)."""
+    rule set): each seat-round charged for its own Ante and Trips (`SeatPricing.charge`); and
+    by key, what the unit and the cap withhold of it beyond the uncapped edges (the most a
+    player who plays around them could take back). One query: the seat-rounds counted by
+    (key, day, rule set, Ante, Trips)."""
     by_key: dict = defaultdict(Fraction)
     by_day: dict = defaultdict(Fraction)
+    withheld: dict = defaultdict(Fraction)
     if not pricings:
-        return by_key, by_day
+        return by_key, by_day, withheld
     raw_field = DIMENSIONS[by][0]
     antes = SettlementLine.objects.filter(
         gaming_date__range=(period.first, period.last),
@@ -630,12 +638,15 @@ def _seat_charges(period: Period, by: str, pricings: dict[int, SeatPricing]) -> 
         .order_by()
     ):
         ruleset, ante, trips_stake = r["round__ruleset_id"], r["stake_cents"], r["trips"]
-        if (ruleset, ante, trips_stake) not in found:
-            found[(ruleset, ante, trips_stake)] = pricings[ruleset].charge(ante, trips_stake)
-        amount = r["n"] * found[(ruleset, ante, trips_stake)]
-        by_key[(r[raw_field], ruleset)] += amount
-        by_day[(r["gaming_date"], ruleset)] += amount
-    return by_key, by_day
+        wager = (ruleset, ante, trips_stake)
+        if wager not in found:
+            pricing = pricings[ruleset]
+            found[wager] = (pricing.charge(ante, trips_stake), pricing.withheld(ante, trips_stake))
+        charge, kept = found[wager]
+        by_key[(r[raw_field], ruleset)] += r["n"] * charge
+        by_day[(r["gaming_date"], ruleset)] += r["n"] * charge
+        withheld[r[raw_field]] += r["n"] * kept
+    return by_key, by_day, withheld
 
 
 def _side(by_bet: dict[str, int]) -> dict[str, int]:
@@ -798,7 +809,7 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
     engine_rules = _engine_rules({g["ruleset"] for g in groups})
     rule_edges = _edges(set(engine_rules), engine_rules)
     pricings = _pricings(engine_rules, rule_edges)
-    charges, charges_by_day = _seat_charges(period, by, pricings)
+    charges, charges_by_day, cap_withheld = _seat_charges(period, by, pricings)
 
     rows: dict = {}
     handles: dict = defaultdict(lambda: defaultdict(int))  # (key, ruleset) -> bet -> handle
@@ -873,6 +884,8 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
         r.theoretical = round(theoretical.get(key, Fraction(0)))
         if key in withheld:
             r.withholding_bound = math.ceil(withheld[key])
+        if key in cap_withheld:
+            r.cap_withheld = round(cap_withheld[key])
     for key, figures in counted.items():
         r = row(key)
         if "drop" in figures:

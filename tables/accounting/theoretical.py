@@ -113,7 +113,8 @@ def _edges_of(
     if fold_priced:
         trips_edge, trips_variance = trips_lost_on_fold(trips_math, dict(folds or ()), deals)
     wager = rules.progressive_wager_cents
-    book = paymath.progressive_book(rules.progressive_paytable, wager_cents=wager)
+    # A fixed tier rounded down to the payout unit, as settled (the wager is the rule set's).
+    book = paymath.progressive_book(rules.progressive_paytable, wager_cents=wager, rules=rules)
     progressive = book.house_edge
     envy_math = paymath.envy_cost(
         rules.envy, wager_cents=wager, min_wager_cents=rules.envy_min_wager_cents

@@ -194,6 +194,14 @@ def test_a_table_with_a_unit_and_a_cap_is_charged_exactly(
     )
     assert row.theoretical > round(uncapped + 200 * e.progressive - 200 * e.envy) + 100
 
+    # What the unit and the cap withhold, shown under it: against the same seats unrounded
+    # and uncapped (every stake here divides the odds into whole cents).
+    uncapped_by_hand = sum(_by_hand(analysed, a, t, 1, 10**12) for a, t in stakes.values())
+    assert row.cap_withheld == round(
+        expected - 200 * e.progressive + 200 * e.envy - uncapped_by_hand
+    )
+    assert row.cap_withheld > 100
+
     summarize_day(day.first)
     assert report(day).rows[0].theoretical == row.theoretical
     for language, words in (
@@ -205,3 +213,21 @@ def test_a_table_with_a_unit_and_a_cap_is_charged_exactly(
         page = client.get("/reports/").content.decode()
         assert 'data-testid="cap-exact"' in page and words in page
         assert "data-withheld" not in page
+        assert "data-cap-withheld" in page
+
+
+def test_a_progressive_fixed_tier_is_rounded_down_to_the_payout_unit():
+    """Unit 10 €, the standard progressive's 1 € wager: three of a kind (9:1, 9 €) pays
+    nothing, a straight (30:1) 30 €, a flush (40:1) 40 €, a full house (50:1) 50 €, four of a
+    kind (300:1) 300 €; the straight and royal flushes are the meter's, off the book. By
+    hand, on the 5-card hands."""
+    counts = paymath.five_card_counts()
+    total = sum(counts.values())
+    paid = {"three_of_a_kind": 0, "straight": 3_000, "flush": 4_000, "full_house": 5_000}
+    paid |= {"four_of_a_kind": 30_000, "straight_flush": 0, "royal_flush": 0}
+    book = Fraction(0)
+    for category, n in counts.items():
+        book += Fraction(n, total) * (-paid[category] if category in paid else 100)
+    found = edges({"payout_unit_cents": 1_000})
+    assert found.progressive == book / 100
+    assert found.progressive > edges({}).progressive
