@@ -23,8 +23,13 @@ What it assumes, each stated on the report and in docs/reference/accounting.md:
   strategy: each folded hand of three of a kind or better (the sheet counts the folds by the
   final hand's category) loses the Trips it would have won (`trips_lost_on_fold`); a sheet
   computed before the folds were counted leaves Trips priced as staying, and says so;
-- the edges are the uncapped, unrounded ones: a payout unit or a maximum payout withholds
-  more, bounded above by `withholding_bound` (the report shows the range);
+- a payout unit or a maximum payout: once the par sheet is computed, each seat-round is
+  charged exactly for its own Ante and Trips (`SeatPricing`: every final outcome of the
+  sheet's strategy paid by the engine's `settle.seat_nets`, rounded and capped), the
+  progressive's fixed tiers rounded in its book edge; a player who plays around the cap can
+  take back at most what they withhold (`SeatPricing.withheld`). Before, the edges are the
+  uncapped ones and `withholding_bound` bounds what they leave out (the report shows the
+  range);
 - the win's variance takes bets and seats as independent (`win_variance`).
 """
 
