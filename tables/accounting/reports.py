@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.conf import settings
-from django.db.models import Count, F, Max, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, F, Max, Q, Sum
 from django.db.models.functions import Coalesce
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -42,8 +42,15 @@ from tables.accounting.models import (
     RoundSummary,
     SeatDecisionCost,
     SummarizedDay,
+    WagerSummary,
 )
-from tables.accounting.summary import ORIGINAL, hour_buckets, hour_expression, line_sums
+from tables.accounting.summary import (
+    ORIGINAL,
+    hour_buckets,
+    hour_expression,
+    line_sums,
+    seat_wagers,
+)
 from tables.accounting.theoretical import (
     Edges,
     SeatPricing,
@@ -600,52 +607,62 @@ def _pricings(rules: dict[int, dict], rule_edges: dict[int, Edges]) -> dict[int,
 
 
 def _seat_charges(
-    period: Period, by: str, pricings: dict[int, SeatPricing]
+    period: Period, by: str, done: set, pricings: dict[int, SeatPricing]
 ) -> tuple[dict, dict, dict]:
     """The exact theoretical of the Ante, Blind, Play and Trips of the rule sets with a
     payout unit or a cap priced from their par sheet, by (key, rule set) and by (gaming date,
     rule set): each seat-round charged for its own Ante and Trips (`SeatPricing.charge`); and
     by key, what the unit and the cap withhold of it beyond the uncapped edges (the most a
-    player who plays around them could take back). One query: the seat-rounds counted by
-    (key, day, rule set, Ante, Trips)."""
+    player who plays around them could take back). The seat-rounds counted by (key, day,
+    rule set, Ante, Trips): from the lines for the days not rolled up, from the roll-up
+    (WagerSummary) for the others; each distinct wager priced once."""
     by_key: dict = defaultdict(Fraction)
     by_day: dict = defaultdict(Fraction)
     withheld: dict = defaultdict(Fraction)
     if not pricings:
         return by_key, by_day, withheld
-    raw_field = DIMENSIONS[by][0]
-    antes = SettlementLine.objects.filter(
-        gaming_date__range=(period.first, period.last),
-        round__ruleset_id__in=pricings,
-        bet="ante",
-        correction__isnull=True,
-    )
-    if period.shift:
-        antes = antes.filter(shift=period.shift)
-    trips = SettlementLine.objects.filter(
-        round=OuterRef("round"), seat=OuterRef("seat"), bet="trips", correction=None
-    ).values("stake_cents")[:1]
-    found: dict = {}
-    for r in (
-        antes.values(
-            raw_field,
-            "gaming_date",
-            "round__ruleset_id",
-            "stake_cents",
-            trips=Coalesce(Subquery(trips), 0),
+    raw_field, summary_field, _r, _c = DIMENSIONS[by]
+    rows = []
+    open_days = [d for d in period.days if d not in done]
+    if open_days:
+        lines = SettlementLine.objects.filter(
+            gaming_date__in=open_days, round__ruleset_id__in=pricings
         )
-        .annotate(n=Count("id"))
-        .order_by()
-    ):
-        ruleset, ante, trips_stake = r["round__ruleset_id"], r["stake_cents"], r["trips"]
+        if period.shift:
+            lines = lines.filter(shift=period.shift)
+        for r in (
+            seat_wagers(lines)
+            .values(raw_field, "gaming_date", "round__ruleset_id", "stake_cents", "trips")
+            .annotate(n=Count("id"))
+            .order_by()
+        ):
+            rows.append(
+                (r[raw_field], r["gaming_date"], r["round__ruleset_id"])
+                + (r["stake_cents"], r["trips"], r["n"])
+            )
+    if done:
+        summaries = period.lines(WagerSummary.objects.filter(ruleset_id__in=pricings))
+        for r in (
+            summaries.values(
+                summary_field, "gaming_date", "ruleset_id", "ante_cents", "trips_cents"
+            )
+            .annotate(n=Sum("seats"))
+            .order_by()
+        ):
+            rows.append(
+                (r[summary_field], r["gaming_date"], r["ruleset_id"])
+                + (r["ante_cents"], r["trips_cents"], r["n"])
+            )
+    found: dict = {}
+    for key, day, ruleset, ante, trips_stake, n in rows:
         wager = (ruleset, ante, trips_stake)
         if wager not in found:
             pricing = pricings[ruleset]
             found[wager] = (pricing.charge(ante, trips_stake), pricing.withheld(ante, trips_stake))
         charge, kept = found[wager]
-        by_key[(r[raw_field], ruleset)] += r["n"] * charge
-        by_day[(r["gaming_date"], ruleset)] += r["n"] * charge
-        withheld[r[raw_field]] += r["n"] * kept
+        by_key[(key, ruleset)] += n * charge
+        by_day[(day, ruleset)] += n * charge
+        withheld[key] += n * kept
     return by_key, by_day, withheld
 
 
@@ -809,7 +826,7 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
     engine_rules = _engine_rules({g["ruleset"] for g in groups})
     rule_edges = _edges(set(engine_rules), engine_rules)
     pricings = _pricings(engine_rules, rule_edges)
-    charges, charges_by_day, cap_withheld = _seat_charges(period, by, pricings)
+    charges, charges_by_day, cap_withheld = _seat_charges(period, by, done, pricings)
 
     rows: dict = {}
     handles: dict = defaultdict(lambda: defaultdict(int))  # (key, ruleset) -> bet -> handle

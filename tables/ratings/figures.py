@@ -20,10 +20,10 @@ import json
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 
-from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Max, Q, Sum
 
 from tables.accounting.models import SeatDecisionCost
+from tables.accounting.summary import seat_wagers
 from tables.accounting.theoretical import Edges, edges, seat_pricing, theoretical_fraction
 from tables.models import BaseGameSheet, Round, RuleSet, SettlementLine
 from tables.parsheet import base_game_key
@@ -190,13 +190,10 @@ def cap_withheld(lines, rules: dict[int, dict], found: dict[int, Edges]) -> Frac
             pricings[pk] = seat_pricing(r, sheet)
     if not pricings:
         return Fraction(0)
-    trips = SettlementLine.objects.filter(
-        round=OuterRef("round"), seat=OuterRef("seat"), bet="trips", correction=None
-    ).values("stake_cents")[:1]
     withheld = Fraction(0)
     for r in (
-        lines.filter(ORIGINAL, bet="ante", round__ruleset_id__in=pricings)
-        .values("round__ruleset_id", "stake_cents", trips=Coalesce(Subquery(trips), 0))
+        seat_wagers(lines.filter(round__ruleset_id__in=pricings))
+        .values("round__ruleset_id", "stake_cents", "trips")
         .annotate(n=Count("id"))
         .order_by()
     ):
