@@ -231,3 +231,29 @@ def test_a_progressive_fixed_tier_is_rounded_down_to_the_payout_unit():
     found = edges({"payout_unit_cents": 1_000})
     assert found.progressive == book / 100
     assert found.progressive > edges({}).progressive
+
+
+def test_the_wager_roll_up_counts_seat_rounds_by_ante_and_trips_and_its_migration_agrees(felt):
+    """A closed day's seat-rounds by (Ante, Trips): the standard round's two seats at 10 € and
+    10 €; the migration that adds the roll-up fills it the same way for days rolled up before."""
+    import importlib
+
+    from django.apps import apps
+
+    from tables.accounting.models import WagerSummary
+    from tables.accounting.summary import summarize_day
+
+    deal_to(felt, "settled")
+    today = current_property().gaming_date()
+    summarize_day(today)
+
+    def rows():
+        return sorted(
+            WagerSummary.objects.values_list("table_id", "ante_cents", "trips_cents", "seats")
+        )
+
+    assert rows() == [(felt.table.pk, 1_000, 1_000, 2)]
+    WagerSummary.objects.all().delete()
+    migration = importlib.import_module("tables.accounting.migrations.0005_wager_summary")
+    migration.roll_up_wagers(apps, None)
+    assert rows() == [(felt.table.pk, 1_000, 1_000, 2)]
