@@ -658,7 +658,8 @@ def _seat_charges(
         wager = (ruleset, ante, trips_stake)
         if wager not in found:
             pricing = pricings[ruleset]
-            found[wager] = (pricing.charge(ante, trips_stake), pricing.withheld(ante, trips_stake))
+            charge = pricing.charge(ante, trips_stake)
+            found[wager] = (charge, pricing.withheld(ante, trips_stake, charge=charge))
         charge, kept = found[wager]
         by_key[(key, ruleset)] += n * charge
         by_day[(day, ruleset)] += n * charge

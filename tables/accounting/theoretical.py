@@ -36,7 +36,8 @@ What it assumes, each stated on the report and in docs/reference/accounting.md:
 import json
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from math import lcm
 
 from tables.rules import paymath
 from tables.rules.cards import RANKS as RANK_LETTERS
@@ -266,16 +267,36 @@ class SeatPricing:
         pays = self.rules.trips_paytable.get(category)
         return _odds(pays) if isinstance(pays, Odds) else Fraction(-1)
 
+    @cached_property
+    def _weights(self) -> tuple[int, tuple, tuple, tuple, tuple]:
+        """The probabilities as integers over one common denominator: a wager is then priced
+        in integer arithmetic, one division at the end (Fractions per outcome cost ~50x)."""
+        probabilities = [p for p, *_ in self.wins] + [p for p, *_ in self.rest]
+        probabilities += [p for _c, p in self.others] + [p for _c, p in self.folded]
+        d = lcm(*(p.denominator for p in probabilities)) if probabilities else 1
+
+        def w(p: Fraction) -> int:
+            return p.numerator * (d // p.denominator)
+
+        return (
+            d,
+            tuple((w(p), m, q, c) for p, m, q, c in self.wins),
+            tuple((w(p), outcome, m, q) for p, outcome, m, q in self.rest),
+            tuple((c, w(p)) for c, p in self.others),
+            tuple((c, w(p)) for c, p in self.folded),
+        )
+
     def charge(self, ante: int, trips: int) -> Fraction:
         """The house's expected win, in cents, on a seat's Ante (and Blind) of `ante` and
         Trips of `trips`, every payout rounded down and capped as the engine pays it."""
         from tables.rules.settle import Outcome, seat_nets
 
-        player = Fraction(0)
+        d, wins, rest, others, folded = self._weights
+        rules = self.rules
 
-        def paid(outcome, p, *, q=True, category="high_card", a=0, m=0, t=0):
-            nets = seat_nets(
-                self.rules,
+        def net(outcome, *, q=True, category="high_card", a=0, m=0, t=0) -> int:
+            return seat_nets(
+                rules,
                 outcome=outcome,
                 qualifies=q,
                 category=category,
@@ -283,21 +304,21 @@ class SeatPricing:
                 blind=a,
                 play=m * a,
                 trips=t,
-            )
-            return p * nets.net
+            ).net
 
-        for p, m, q, category in self.wins:
-            player += paid(Outcome.WIN, p, q=q, category=category, a=ante, m=m, t=trips)
-        for p, outcome, m, q in self.rest:
-            player += paid(Outcome(outcome), p, q=q, a=ante, m=m)
+        player = 0
+        for w, m, q, category in wins:
+            player += w * net(Outcome.WIN, q=q, category=category, a=ante, m=m, t=trips)
+        for w, outcome, m, q in rest:
+            player += w * net(Outcome(outcome), q=q, a=ante, m=m)
         if trips:
             # No base-game winnings in these deals: the seat's winnings are its Trips alone
             # (a loss with no base stake, to the engine).
-            for category, p in self.others:
-                player += paid(Outcome.LOSE, p, category=category, t=trips)
-            for category, p in self.folded:
-                player += paid(Outcome.FOLD, p, category=category, t=trips)
-        return -player
+            for category, w in others:
+                player += w * net(Outcome.LOSE, category=category, t=trips)
+            for category, w in folded:
+                player += w * net(Outcome.FOLD, category=category, t=trips)
+        return Fraction(-player, d)
 
     def uncapped(self, ante: int, trips: int) -> Fraction:
         """The same seat at the uncapped, unrounded edges: what `edges` charges it."""
@@ -307,10 +328,11 @@ class SeatPricing:
         trips_return -= sum((p for _c, p in self.folded), Fraction(0))
         return -(ante * self.base_return + trips * trips_return)
 
-    def withheld(self, ante: int, trips: int) -> Fraction:
+    def withheld(self, ante: int, trips: int, *, charge: Fraction | None = None) -> Fraction:
         """What the unit and the cap withhold in expectation from such a seat, beyond the
-        uncapped edges' charge (cents, never negative)."""
-        return self.charge(ante, trips) - self.uncapped(ante, trips)
+        uncapped edges' charge (cents, never negative); `charge`: its charge, when known."""
+        charge = self.charge(ante, trips) if charge is None else charge
+        return charge - self.uncapped(ante, trips)
 
 
 _RESULTS = {"tie": "tie", "loss": "lose", "fold": "fold"}
