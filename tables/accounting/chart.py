@@ -199,7 +199,11 @@ def _legend() -> str:
         ("theoretical", _("Theoretical at optimal play")),
         ("theoretical-seen", _("Theoretical at the play seen")),
     )
-    parts = ['<g class="legend" data-testid="trend-legend">']
+    # A pale box under the words: the legend sits over the plot's top left.
+    parts = [
+        '<g class="legend" data-testid="trend-legend">'
+        f'<rect class="legend-box" x="{LEFT + 4}" y="{TOP + 1}" width="230" height="36"/>'
+    ]
     for i, (kind, words) in enumerate(entries):
         y = TOP + 12 + i * 16
         x = LEFT + 10
