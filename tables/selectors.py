@@ -238,3 +238,19 @@ def computed_sheet_folds(engine_rules) -> dict[str, tuple[dict[str, int] | None,
             "rules_key", "sheet__folds_by_category", "sheet__ordered_deals"
         )
     }
+
+
+def computed_sheet_outcomes(engine_rules) -> dict[str, dict]:
+    """Each computed par sheet's final outcomes, deals, folds by category and deck (what
+    prices a wager under a payout unit or a cap, `theoretical.seat_pricing`), by
+    `base_game_key`: one query, the sheet's strategy not read."""
+    from tables.parsheet import base_game_key
+    from tables.rules.ruleset import parse_rules
+
+    keys = {base_game_key(parse_rules(r)) for r in engine_rules}
+    done = BaseGameSheet.objects.filter(rules_key__in=keys, status=BaseGameSheet.Status.DONE)
+    fields = ("outcomes", "ordered_deals", "folds_by_category", "deck")
+    return {
+        key: dict(zip(fields, values, strict=True))
+        for key, *values in done.values_list("rules_key", *(f"sheet__{f}" for f in fields))
+    }

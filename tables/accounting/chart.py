@@ -76,14 +76,19 @@ def hour_chart(hours) -> SafeString:
 
 def trend_chart(days, *, title: str | None = None, with_hold: bool = True) -> SafeString:
     """A month's or a year's trend: computed win per gaming day as bars, the theoretical win
-    as a line on the same scale, and the hold (counted win / drop) as dots on a percentage
+    at optimal play as a line on the same scale and, when some day's decisions are priced,
+    the theoretical at the play seen (optimal plus the decisions' cost) as a dashed line, each
+    line named in a legend; and the hold (counted win / drop) as dots on a percentage
     scale of its own at the right; a day whose drop is not counted yet has no dot. Without
     hold (a player's page: the house's result against theo), neither scale nor words of it."""
     if not days:
         return mark_safe("")
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     step = plot_w / len(days)
+    seen_days = [getattr(d, "theoretical_seen", None) for d in days]
+    with_seen = any(v is not None for v in seen_days)
     values = [d.win for d in days] + [d.theoretical for d in days]
+    values += [v for v in seen_days if v is not None]
     top, low = max(values + [1]), min(values + [0])
     span = top - low or 1
     holds = [d.hold for d in days if d.hold is not None]
@@ -123,6 +128,7 @@ def trend_chart(days, *, title: str | None = None, with_hold: bool = True) -> Sa
             f"{escape(_('%(hold)s %%') % {'hold': formats.number_format(hold_low, 0)})}</text>"
         )
     theoretical, dots = [], []
+    seen: list[list[str]] = [[]]  # runs of priced days: a day not priced breaks the line
     label_every = 1 if len(days) <= 31 else 0
     # Worded once, not once a day: a year is 365 bars.
     not_counted, hold_words = _("hold not counted yet"), _("hold %(hold)s %%")
@@ -131,6 +137,7 @@ def trend_chart(days, *, title: str | None = None, with_hold: bool = True) -> Sa
         if with_hold
         else _("%(day)s: win %(win)s, theoretical %(theoretical)s")
     )
+    seen_words = _("theoretical at the play seen %(seen)s")
     for i, d in enumerate(days):
         x = LEFT + i * step
         top_y = y(max(d.win, 0))
@@ -146,6 +153,8 @@ def trend_chart(days, *, title: str | None = None, with_hold: bool = True) -> Sa
             "theoretical": money(d.theoretical),
             "hold": hold,
         }
+        if seen_days[i] is not None:
+            label = f"{label}, {seen_words % {'seen': money(seen_days[i])}}"
         kind = "win" if d.win >= 0 else "loss"
         gap = min(step * 0.2, 2)
         parts.append(
@@ -155,6 +164,11 @@ def trend_chart(days, *, title: str | None = None, with_hold: bool = True) -> Sa
         )
         middle = x + step / 2
         theoretical.append(f"{middle:.1f},{y(d.theoretical):.1f}")
+        if seen_days[i] is None:
+            if seen[-1]:
+                seen.append([])
+        else:
+            seen[-1].append(f"{middle:.1f},{y(seen_days[i]):.1f}")
         if d.hold is not None:
             dots.append(
                 f'<circle class="hold" cx="{middle:.1f}" cy="{y_hold(d.hold):.1f}" r="3" '
@@ -169,6 +183,33 @@ def trend_chart(days, *, title: str | None = None, with_hold: bool = True) -> Sa
                 f'text-anchor="middle">{escape(text)}</text>'
             )
     parts.append(f'<polyline class="theoretical" points="{" ".join(theoretical)}"/>')
+    for run in seen:
+        if run:
+            parts.append(f'<polyline class="theoretical-seen" points="{" ".join(run)}"/>')
     parts.extend(dots)
+    if with_seen:
+        parts.append(_legend())
     parts.append("</svg>")
     return mark_safe("".join(parts))
+
+
+def _legend() -> str:
+    """The two theoretical lines, named at the top left of the plot."""
+    entries = (
+        ("theoretical", _("Theoretical at optimal play")),
+        ("theoretical-seen", _("Theoretical at the play seen")),
+    )
+    # A pale box under the words: the legend sits over the plot's top left.
+    parts = [
+        '<g class="legend" data-testid="trend-legend">'
+        f'<rect class="legend-box" x="{LEFT + 4}" y="{TOP + 1}" width="230" height="36"/>'
+    ]
+    for i, (kind, words) in enumerate(entries):
+        y = TOP + 12 + i * 16
+        x = LEFT + 10
+        parts.append(
+            f'<line class="{kind}" x1="{x}" y1="{y - 4}" x2="{x + 24}" y2="{y - 4}"/>'
+            f'<text x="{x + 30}" y="{y}">{escape(words)}</text>'
+        )
+    parts.append("</g>")
+    return "".join(parts)

@@ -312,6 +312,40 @@ class RoundSummary(models.Model):
         return f"{self.gaming_date} {self.table_id}"
 
 
+class WagerSummary(models.Model):
+    """A closed gaming day's seat-rounds counted by their Ante and Trips stakes (the original
+    lines), by table, shift, dealer and rule set: what prices a payout unit or a cap exactly
+    (`theoretical.SeatPricing`: each wager charged for its own amount) without reading a
+    year's lines. Days rolled up before it was kept have none until
+    `accounting_summarize --rebuild`."""
+
+    gaming_date = models.DateField(_("gaming date"))
+    shift = models.CharField(_("shift"), max_length=8, blank=True)
+    table = models.ForeignKey(
+        "tables.Table", verbose_name=_("table"), on_delete=models.PROTECT, related_name="+"
+    )
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("dealer"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    ruleset = models.ForeignKey(
+        "tables.RuleSet", verbose_name=_("rule set"), on_delete=models.PROTECT, related_name="+"
+    )
+    ante_cents = models.BigIntegerField(_("Ante (cents)"))
+    trips_cents = models.BigIntegerField(_("Trips (cents)"))
+    seats = models.PositiveIntegerField(_("seat-rounds"))
+
+    class Meta:
+        verbose_name = _("wager summary")
+        verbose_name_plural = _("wager summaries")
+        indexes = [models.Index(fields=["gaming_date", "shift"])]
+
+    def __str__(self) -> str:
+        return f"{self.gaming_date} {self.table_id} {self.ante_cents}/{self.trips_cents}"
+
+
 class SummarizedDay(models.Model):
     """A gaming day whose lines are in LineSummary."""
 

@@ -42,11 +42,20 @@ from tables.accounting.models import (
     RoundSummary,
     SeatDecisionCost,
     SummarizedDay,
+    WagerSummary,
 )
-from tables.accounting.summary import ORIGINAL, hour_buckets, hour_expression, line_sums
+from tables.accounting.summary import (
+    ORIGINAL,
+    hour_buckets,
+    hour_expression,
+    line_sums,
+    seat_wagers,
+)
 from tables.accounting.theoretical import (
     Edges,
+    SeatPricing,
     edges,
+    seat_pricing,
     theoretical_fraction,
     win_variance,
     withholding_bound,
@@ -54,7 +63,7 @@ from tables.accounting.theoretical import (
 from tables.models import Round, RuleSet, SettlementLine, Table
 from tables.parsheet import base_game_key
 from tables.rules.ruleset import parse_rules
-from tables.selectors import computed_base_edges, computed_sheet_folds
+from tables.selectors import computed_base_edges, computed_sheet_folds, computed_sheet_outcomes
 
 BETS = ("ante", "blind", "play", "trips", "progressive", "envy", "cap")
 BET_LABELS = dict(SettlementLine.Bet.choices)
@@ -169,6 +178,10 @@ class ReportRow:
     # What a payout unit or a cap may withhold beyond the uncapped theoretical, at most
     # (theoretical.withholding_bound); None when no rule set played has either.
     withholding_bound: int | None = None
+    # Its theoretical prices a payout unit or a cap exactly (SeatPricing): no bound to show;
+    # `cap_withheld`: what they withhold in it beyond the uncapped edges.
+    cap_exact: bool = False
+    cap_withheld: int = 0
 
     @property
     def handle(self) -> int:
@@ -277,6 +290,8 @@ class ReportRow:
         self.uncounted_days |= other.uncounted_days
         self.theoretical += other.theoretical
         self.decision_cost += other.decision_cost
+        self.cap_exact = self.cap_exact or other.cap_exact
+        self.cap_withheld += other.cap_withheld
         if other.withholding_bound is not None:
             self.withholding_bound = (self.withholding_bound or 0) + other.withholding_bound
         self.priced_seats += other.priced_seats
@@ -303,6 +318,9 @@ class DayFigures:
     win: int  # computed
     theoretical: int
     hold: float | None  # counted win / drop, None until the day's drop is counted
+    # The theoretical at the play seen (plus the day's decision costs); None when none of the
+    # day's seat-rounds is priced.
+    theoretical_seen: int | None = None
 
 
 @dataclass
@@ -319,9 +337,16 @@ class Report:
     days: list[DayFigures] | None = None
     base_computed: bool = False  # some rule set's base edge is its computed par sheet's
     uncapped: bool = False  # a rule set played has a payout unit or a cap its edges leave out
+    # a rule set played has a payout unit or a cap, priced exactly from its par sheet
+    cap_exact: bool = False
     trips_lost_on_fold: bool = False  # a rule set played loses Trips on a fold
     # ...and some such rule set has no par sheet counting its folds: Trips priced as staying
     trips_fold_unpriced: bool = False
+
+    @property
+    def trend_seen(self) -> bool:
+        """The trend has a theoretical at the play seen (some day's decisions are priced)."""
+        return any(d.theoretical_seen is not None for d in self.days or ())
 
 
 # --- the queries -----------------------------------------------------------------------------
@@ -505,17 +530,25 @@ def _round_counts(period: Period, by: str, done: set) -> tuple[dict, dict]:
     return voids, corrections
 
 
-def _decision_costs(period: Period, by: str) -> dict:
-    """{key: (Σ decision cost, seat-rounds priced)} of the period's settled rounds (one
-    query; a voided round's costs are removed, a corrected one's are of its corrected facts)."""
+def _decision_costs(period: Period, by: str) -> tuple[dict, dict]:
+    """{key: (Σ decision cost, seat-rounds priced)} and {gaming date: the same} of the
+    period's settled rounds (one query; a voided round's costs are removed, a corrected one's
+    are of its corrected facts)."""
     raw_field = DIMENSIONS[by][0]
     costs = SeatDecisionCost.objects.filter(round__gaming_date__range=(period.first, period.last))
     if period.shift:
         costs = costs.filter(round__shift=period.shift)
-    return {
-        r[raw_field]: (r["cost"], r["n"])
-        for r in costs.values(raw_field).annotate(cost=Sum("cost_cents"), n=Count("id")).order_by()
-    }
+    by_key: dict = defaultdict(lambda: (0, 0))
+    by_day: dict = defaultdict(lambda: (0, 0))
+    for r in (
+        costs.values(raw_field, "round__gaming_date")
+        .annotate(cost=Sum("cost_cents"), n=Count("id"))
+        .order_by()
+    ):
+        for found, key in ((by_key, r[raw_field]), (by_day, r["round__gaming_date"])):
+            cost, n = found[key]
+            found[key] = (cost + r["cost"], n + r["n"])
+    return dict(by_key), dict(by_day)
 
 
 def _labels(by: str, keys) -> dict:
@@ -533,12 +566,17 @@ def _labels(by: str, keys) -> dict:
     return {k: english.get(k, k) if get_language().startswith("en") else k for k in keys}
 
 
-def _edges(ruleset_ids) -> dict[int, Edges]:
-    """The house edges of each rule set version seen (one query, the engine's math cached)."""
+def _engine_rules(ruleset_ids) -> dict[int, dict]:
     rulesets = RuleSet.objects.filter(pk__in=ruleset_ids).select_related(
         "blind_paytable", "trips_paytable", "progressive_paytable", "envy_paytable"
     )
-    rules = {rs.pk: rs.engine_rules() for rs in rulesets}
+    return {rs.pk: rs.engine_rules() for rs in rulesets}
+
+
+def _edges(ruleset_ids, rules: dict[int, dict] | None = None) -> dict[int, Edges]:
+    """The house edges of each rule set version seen (one query, the engine's math cached);
+    `rules`: their engine rules, when already read."""
+    rules = _engine_rules(ruleset_ids) if rules is None else rules
     computed = computed_base_edges(rules.values())
     trips_on_fold = [r for r in rules.values() if r.get("trips_on_fold") == "lost"]
     folds = computed_sheet_folds(trips_on_fold) if trips_on_fold else {}
@@ -551,6 +589,87 @@ def _edges(ruleset_ids) -> dict[int, Edges]:
             r, computed_base=base, computed_variance=variance, folds=folded, deals=deals
         )
     return found
+
+
+def _pricings(rules: dict[int, dict], rule_edges: dict[int, Edges]) -> dict[int, SeatPricing]:
+    """{rule set: its SeatPricing} for the rule sets with a payout unit or a cap whose par
+    sheet is computed (one query, only when some rule set has either)."""
+    uncapped = {pk: r for pk, r in rules.items() if rule_edges[pk].uncapped}
+    if not uncapped:
+        return {}
+    sheets = computed_sheet_outcomes(uncapped.values())
+    found = {}
+    for pk, r in uncapped.items():
+        sheet = sheets.get(base_game_key(parse_rules(r)))
+        if sheet is not None and sheet["outcomes"]:
+            found[pk] = seat_pricing(r, sheet)
+    return found
+
+
+def _seat_charges(
+    period: Period, by: str, done: set, pricings: dict[int, SeatPricing]
+) -> tuple[dict, dict, dict]:
+    """The exact theoretical of the Ante, Blind, Play and Trips of the rule sets with a
+    payout unit or a cap priced from their par sheet, by (key, rule set) and by (gaming date,
+    rule set): each seat-round charged for its own Ante and Trips (`SeatPricing.charge`); and
+    by key, what the unit and the cap withhold of it beyond the uncapped edges (the most a
+    player who plays around them could take back). The seat-rounds counted by (key, day,
+    rule set, Ante, Trips): from the lines for the days not rolled up, from the roll-up
+    (WagerSummary) for the others; each distinct wager priced once."""
+    by_key: dict = defaultdict(Fraction)
+    by_day: dict = defaultdict(Fraction)
+    withheld: dict = defaultdict(Fraction)
+    if not pricings:
+        return by_key, by_day, withheld
+    raw_field, summary_field, _r, _c = DIMENSIONS[by]
+    rows = []
+    open_days = [d for d in period.days if d not in done]
+    if open_days:
+        lines = SettlementLine.objects.filter(
+            gaming_date__in=open_days, round__ruleset_id__in=pricings
+        )
+        if period.shift:
+            lines = lines.filter(shift=period.shift)
+        for r in (
+            seat_wagers(lines)
+            .values(raw_field, "gaming_date", "round__ruleset_id", "stake_cents", "trips")
+            .annotate(n=Count("id"))
+            .order_by()
+        ):
+            rows.append(
+                (r[raw_field], r["gaming_date"], r["round__ruleset_id"])
+                + (r["stake_cents"], r["trips"], r["n"])
+            )
+    if done:
+        summaries = period.lines(WagerSummary.objects.filter(ruleset_id__in=pricings))
+        for r in (
+            summaries.values(
+                summary_field, "gaming_date", "ruleset_id", "ante_cents", "trips_cents"
+            )
+            .annotate(n=Sum("seats"))
+            .order_by()
+        ):
+            rows.append(
+                (r[summary_field], r["gaming_date"], r["ruleset_id"])
+                + (r["ante_cents"], r["trips_cents"], r["n"])
+            )
+    found: dict = {}
+    for key, day, ruleset, ante, trips_stake, n in rows:
+        wager = (ruleset, ante, trips_stake)
+        if wager not in found:
+            pricing = pricings[ruleset]
+            charge = pricing.charge(ante, trips_stake)
+            found[wager] = (charge, pricing.withheld(ante, trips_stake, charge=charge))
+        charge, kept = found[wager]
+        by_key[(key, ruleset)] += n * charge
+        by_day[(day, ruleset)] += n * charge
+        withheld[key] += n * kept
+    return by_key, by_day, withheld
+
+
+def _side(by_bet: dict[str, int]) -> dict[str, int]:
+    """The handles of the bets a seat charge (`SeatPricing.charge`) leaves out."""
+    return {bet: handle for bet, handle in by_bet.items() if bet not in ("ante", "trips")}
 
 
 def _largest_stakes(period: Period, ruleset_ids) -> dict:
@@ -606,9 +725,21 @@ def hourly(prop: Property, gaming_date: dt.date, shift: str = "") -> list[HourFi
     return figures
 
 
-def _daily(period: Period, done: set, rule_edges: dict, counted_by_day: dict, *, counts: bool):
-    """A month's or a year's trend, day by day: computed win, theoretical win and hold (the
-    hold only of days whose drop is counted, and only when the grouping has counted figures).
+def _daily(
+    period: Period,
+    done: set,
+    rule_edges: dict,
+    counted_by_day: dict,
+    *,
+    counts: bool,
+    charges: dict | None = None,
+    decision_costs: dict | None = None,
+):
+    """A month's or a year's trend, day by day: computed win, theoretical win (at optimal
+    play, the exact `charges` by (day, rule set) of a rule set with a payout unit or a cap
+    standing for its Ante, Blind, Play and Trips; and at the
+    play seen, plus the day's `decision_costs`), and hold (the hold only of days whose drop is
+    counted, and only when the grouping has counted figures).
     Two queries: the lines of the days not rolled up, the roll-up of the others."""
     sums = {
         "stake": Coalesce(Sum("stake_cents", filter=ORIGINAL), 0),
@@ -645,18 +776,27 @@ def _daily(period: Period, done: set, rule_edges: dict, counted_by_day: dict, *,
         handles[(day, ruleset)][g["bet"]] += g["stake"]
         rivals[(day, ruleset)] += int(g["rivals"] or 0)
     theoretical: dict = defaultdict(Fraction)
+    charges = charges or {}
     for (day, ruleset), by_bet in handles.items():
-        if rule_edges.get(ruleset) is not None:
+        if (day, ruleset) in charges:
+            theoretical[day] += charges[(day, ruleset)] + theoretical_fraction(
+                _side(by_bet), rule_edges[ruleset], rivals=rivals[(day, ruleset)]
+            )
+        elif rule_edges.get(ruleset) is not None:
             theoretical[day] += theoretical_fraction(
                 by_bet, rule_edges[ruleset], rivals=rivals[(day, ruleset)]
             )
+    costs = decision_costs or {}
     figures = []
     for day in period.days:
         counted = counted_by_day.get(day)
         hold = None
         if counts and counted and counted["drop"]:
             hold = 100 * (counted["drop"] + counted["chips"]) / counted["drop"]
-        figures.append(DayFigures(day, win.get(day, 0), round(theoretical.get(day, 0)), hold))
+        optimal = round(theoretical.get(day, 0))
+        cost, priced = costs.get(day, (0, 0))
+        seen = optimal + cost if priced else None
+        figures.append(DayFigures(day, win.get(day, 0), optimal, hold, seen))
     return figures
 
 
@@ -680,11 +820,14 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
     counted = _counted(period, by, done)
     counted_by_day = counted.pop("by day", {})
     voids, corrections = _round_counts(period, by, done)
-    decision_costs = _decision_costs(period, by)
+    decision_costs, costs_by_day = _decision_costs(period, by)
     summarized = len(done)
     keys = {g["key"] for g in groups} | set(counted) | set(voids) | set(corrections)
     labels = _labels(by, keys)
-    rule_edges = _edges({g["ruleset"] for g in groups})
+    engine_rules = _engine_rules({g["ruleset"] for g in groups})
+    rule_edges = _edges(set(engine_rules), engine_rules)
+    pricings = _pricings(engine_rules, rule_edges)
+    charges, charges_by_day, cap_withheld = _seat_charges(period, by, done, pricings)
 
     rows: dict = {}
     handles: dict = defaultdict(lambda: defaultdict(int))  # (key, ruleset) -> bet -> handle
@@ -720,12 +863,19 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
     theoretical: dict = defaultdict(Fraction)
     withheld: dict = {}
     largest = _largest_stakes(
-        period, [pk for pk, e in rule_edges.items() if e.max_payout_cents is not None]
+        period,
+        [
+            pk
+            for pk, e in rule_edges.items()
+            if e.max_payout_cents is not None and pk not in pricings
+        ],
     )
     for (key, ruleset), by_bet in handles.items():
         r = row(key)
         ruleset_edges = rule_edges.get(ruleset)
-        if ruleset_edges is not None and ruleset_edges.uncapped:
+        if ruleset in pricings:
+            r.cap_exact = True
+        elif ruleset_edges is not None and ruleset_edges.uncapped:
             withheld[key] = withheld.get(key, Fraction(0)) + withholding_bound(
                 ruleset_edges, by_bet, line_counts[(key, ruleset)], largest.get(ruleset, {})
             )
@@ -738,7 +888,13 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
             r.win_variance += spread
         if ruleset_edges is None or ruleset_edges.base is None:
             r.theoretical_partial = True
-        if ruleset_edges is not None:
+        if ruleset in pricings:
+            # Exact: each seat-round's Ante, Blind, Play and Trips charged for its own wager,
+            # rounded and capped; the progressive and Envy at their edges.
+            theoretical[key] += charges.get((key, ruleset), Fraction(0)) + theoretical_fraction(
+                _side(by_bet), ruleset_edges, rivals=rivals[(key, ruleset)]
+            )
+        elif ruleset_edges is not None:
             theoretical[key] += theoretical_fraction(
                 by_bet, ruleset_edges, rivals=rivals[(key, ruleset)]
             )
@@ -746,6 +902,8 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
         r.theoretical = round(theoretical.get(key, Fraction(0)))
         if key in withheld:
             r.withholding_bound = math.ceil(withheld[key])
+        if key in cap_withheld:
+            r.cap_withheld = round(cap_withheld[key])
     for key, figures in counted.items():
         r = row(key)
         if "drop" in figures:
@@ -787,11 +945,20 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
         else None,
         base_source="; ".join(sorted(sources)),
         summarized_days=summarized,
-        days=_daily(period, done, rule_edges, counted_by_day, counts=total.counted_applies)
+        days=_daily(
+            period,
+            done,
+            rule_edges,
+            counted_by_day,
+            counts=total.counted_applies,
+            charges=charges_by_day,
+            decision_costs=costs_by_day,
+        )
         if trend and period.kind in ("month", "year")
         else None,
         base_computed=any(e.base_computed for e in rule_edges.values()),
-        uncapped=any(e.uncapped for e in rule_edges.values()),
+        uncapped=any(e.uncapped for pk, e in rule_edges.items() if pk not in pricings),
+        cap_exact=bool(pricings),
         trips_lost_on_fold=any(e.trips_lost_on_fold for e in rule_edges.values()),
         trips_fold_unpriced=any(
             e.trips_lost_on_fold and not e.trips_fold_priced for e in rule_edges.values()

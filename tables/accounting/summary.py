@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from casino.clock import current_property
 from casino.models import Property
-from tables.accounting.models import LineSummary, RoundSummary, SummarizedDay
+from tables.accounting.models import LineSummary, RoundSummary, SummarizedDay, WagerSummary
 from tables.models import Round, SettlementLine
 
 ORIGINAL = Q(correction__isnull=True)
@@ -55,6 +55,18 @@ def line_sums():
         "squares": Coalesce(Sum(F("stake_cents") * F("stake_cents"), filter=ORIGINAL), 0),
         "rivals": Coalesce(Sum(_rivals(), filter=ORIGINAL & Q(bet=PROGRESSIVE)), 0),
     }
+
+
+def seat_wagers(lines):
+    """The seat-rounds of these lines' Ante lines (original ones) with their Trips stake, to
+    be grouped by the Ante's stake and it: `trips` is the same seat's original Trips line's
+    stake in the round (0 without one)."""
+    trips = SettlementLine.objects.filter(
+        round=OuterRef("round"), seat=OuterRef("seat"), bet="trips", correction=None
+    ).values("stake_cents")[:1]
+    return lines.filter(ORIGINAL, bet="ante").annotate(
+        trips=Coalesce(Subquery(trips, output_field=IntegerField()), 0)
+    )
 
 
 def _rivals():
@@ -139,12 +151,37 @@ def summarize_day(gaming_date: dt.date, *, prop: Property | None = None) -> int:
         )
         for (shift, table, dealer, ruleset), (voids, corrections) in counts.items()
     ]
+    wagers = [
+        WagerSummary(
+            gaming_date=gaming_date,
+            shift=r["shift"],
+            table_id=r["round__table_id"],
+            dealer_id=r["round__dealer_id"],
+            ruleset_id=r["round__ruleset_id"],
+            ante_cents=r["stake_cents"],
+            trips_cents=r["trips"],
+            seats=r["n"],
+        )
+        for r in seat_wagers(SettlementLine.objects.filter(gaming_date=gaming_date))
+        .values(
+            "shift",
+            "round__table_id",
+            "round__dealer_id",
+            "round__ruleset_id",
+            "stake_cents",
+            "trips",
+        )
+        .annotate(n=Count("id"))
+        .order_by()
+    ]
     with transaction.atomic():
         LineSummary.objects.filter(gaming_date=gaming_date).delete()
+        WagerSummary.objects.filter(gaming_date=gaming_date).delete()
         RoundSummary.objects.filter(gaming_date=gaming_date).delete()
         SummarizedDay.objects.filter(gaming_date=gaming_date).delete()
         LineSummary.objects.bulk_create(summaries, batch_size=2000)
         RoundSummary.objects.bulk_create(round_rows)
+        WagerSummary.objects.bulk_create(wagers, batch_size=2000)
         lines = sum(s.lines for s in summaries)
         SummarizedDay.objects.create(gaming_date=gaming_date, lines=lines, built_at=timezone.now())
     return lines

@@ -23,19 +23,26 @@ What it assumes, each stated on the report and in docs/reference/accounting.md:
   strategy: each folded hand of three of a kind or better (the sheet counts the folds by the
   final hand's category) loses the Trips it would have won (`trips_lost_on_fold`); a sheet
   computed before the folds were counted leaves Trips priced as staying, and says so;
-- the edges are the uncapped, unrounded ones: a payout unit or a maximum payout withholds
-  more, bounded above by `withholding_bound` (the report shows the range);
+- a payout unit or a maximum payout: once the par sheet is computed, each seat-round is
+  charged exactly for its own Ante and Trips (`SeatPricing`: every final outcome of the
+  sheet's strategy paid by the engine's `settle.seat_nets`, rounded and capped), the
+  progressive's fixed tiers rounded in its book edge; a player who plays around the cap can
+  take back at most what they withhold (`SeatPricing.withheld`). Before, the edges are the
+  uncapped ones and `withholding_bound` bounds what they leave out (the report shows the
+  range);
 - the win's variance takes bets and seats as independent (`win_variance`).
 """
 
 import json
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from math import lcm
 
 from tables.rules import paymath
+from tables.rules.cards import RANKS as RANK_LETTERS
 from tables.rules.paytables import CATEGORIES, Odds
-from tables.rules.ruleset import TripsOnFold, parse_rules
+from tables.rules.ruleset import RuleSet, TripsOnFold, parse_rules
 
 
 @dataclass(frozen=True)
@@ -112,7 +119,8 @@ def _edges_of(
     if fold_priced:
         trips_edge, trips_variance = trips_lost_on_fold(trips_math, dict(folds or ()), deals)
     wager = rules.progressive_wager_cents
-    book = paymath.progressive_book(rules.progressive_paytable, wager_cents=wager)
+    # A fixed tier rounded down to the payout unit, as settled (the wager is the rule set's).
+    book = paymath.progressive_book(rules.progressive_paytable, wager_cents=wager, rules=rules)
     progressive = book.house_edge
     envy_math = paymath.envy_cost(
         rules.envy, wager_cents=wager, min_wager_cents=rules.envy_min_wager_cents
@@ -229,3 +237,139 @@ def theoretical_fraction(handles: dict[str, int], e: Edges, *, rivals: int = 0) 
         if edge is not None:
             total += handle * edge
     return total - e.envy_cents * rivals
+
+
+# --- the payout unit and the cap, exactly -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatPricing:
+    """A seat's Ante, Blind, Play and Trips priced for its own wager under a payout unit or a
+    cap: every final outcome of the par sheet's optimal strategy is paid by the engine
+    (`settle.seat_nets`: the unit's rounding, then the cap on the seat's winnings), weighted
+    by its exact probability.
+
+    The sheet gives the base game's outcomes (a win by its category, what the Blind and Trips
+    pay on) and the folds by category; a deal the player does not win (tie, loss, fold) pays
+    the base game nothing, so only Trips can meet the cap there: it is priced on the final
+    hand's category alone, the deals of category c that are not wins being the 7-card hands
+    of c less the wins of c (`others`). Trips lost on a fold: the folds by category lose it
+    (`folded`), as in `trips_lost_on_fold`."""
+
+    rules: RuleSet
+    wins: tuple[tuple[Fraction, int, bool, str], ...]  # (probability, Play multiple, qualifies, c)
+    rest: tuple[tuple[Fraction, str, int, bool], ...]  # ties, losses, folds: (p, outcome, m, q)
+    base_return: Fraction  # the player's expected net per Ante, uncapped (-the sheet's edge)
+    others: tuple[tuple[str, Fraction], ...]  # Trips paid on c in a deal not won
+    folded: tuple[tuple[str, Fraction], ...]  # Trips lost on a fold of c
+
+    def _trips_odds(self, category: str) -> Fraction:
+        pays = self.rules.trips_paytable.get(category)
+        return _odds(pays) if isinstance(pays, Odds) else Fraction(-1)
+
+    @cached_property
+    def _weights(self) -> tuple[int, tuple, tuple, tuple, tuple]:
+        """The probabilities as integers over one common denominator: a wager is then priced
+        in integer arithmetic, one division at the end (Fractions per outcome cost ~50x)."""
+        probabilities = [p for p, *_ in self.wins] + [p for p, *_ in self.rest]
+        probabilities += [p for _c, p in self.others] + [p for _c, p in self.folded]
+        d = lcm(*(p.denominator for p in probabilities)) if probabilities else 1
+
+        def w(p: Fraction) -> int:
+            return p.numerator * (d // p.denominator)
+
+        return (
+            d,
+            tuple((w(p), m, q, c) for p, m, q, c in self.wins),
+            tuple((w(p), outcome, m, q) for p, outcome, m, q in self.rest),
+            tuple((c, w(p)) for c, p in self.others),
+            tuple((c, w(p)) for c, p in self.folded),
+        )
+
+    def charge(self, ante: int, trips: int) -> Fraction:
+        """The house's expected win, in cents, on a seat's Ante (and Blind) of `ante` and
+        Trips of `trips`, every payout rounded down and capped as the engine pays it."""
+        from tables.rules.settle import Outcome, seat_nets
+
+        d, wins, rest, others, folded = self._weights
+        rules = self.rules
+
+        def net(outcome, *, q=True, category="high_card", a=0, m=0, t=0) -> int:
+            return seat_nets(
+                rules,
+                outcome=outcome,
+                qualifies=q,
+                category=category,
+                ante=a,
+                blind=a,
+                play=m * a,
+                trips=t,
+            ).net
+
+        player = 0
+        for w, m, q, category in wins:
+            player += w * net(Outcome.WIN, q=q, category=category, a=ante, m=m, t=trips)
+        for w, outcome, m, q in rest:
+            player += w * net(Outcome(outcome), q=q, a=ante, m=m)
+        if trips:
+            # No base-game winnings in these deals: the seat's winnings are its Trips alone
+            # (a loss with no base stake, to the engine).
+            for category, w in others:
+                player += w * net(Outcome.LOSE, category=category, t=trips)
+            for category, w in folded:
+                player += w * net(Outcome.FOLD, category=category, t=trips)
+        return Fraction(-player, d)
+
+    def uncapped(self, ante: int, trips: int) -> Fraction:
+        """The same seat at the uncapped, unrounded edges: what `edges` charges it."""
+        trips_return = sum(
+            (p * self._trips_odds(c) for p, _m, _q, c in self.wins), Fraction(0)
+        ) + sum((p * self._trips_odds(c) for c, p in self.others), Fraction(0))
+        trips_return -= sum((p for _c, p in self.folded), Fraction(0))
+        return -(ante * self.base_return + trips * trips_return)
+
+    def withheld(self, ante: int, trips: int, *, charge: Fraction | None = None) -> Fraction:
+        """What the unit and the cap withhold in expectation from such a seat, beyond the
+        uncapped edges' charge (cents, never negative); `charge`: its charge, when known."""
+        charge = self.charge(ante, trips) if charge is None else charge
+        return charge - self.uncapped(ante, trips)
+
+
+_RESULTS = {"tie": "tie", "loss": "lose", "fold": "fold"}
+
+
+def seat_pricing(rules_json: dict, sheet: dict) -> SeatPricing:
+    """The pricing of a rule set version from its computed par sheet's JSON (`outcomes`,
+    `ordered_deals`, `folds_by_category`, `deck`)."""
+    rules = parse_rules(rules_json)
+    total = int(sheet["ordered_deals"])
+    wins, rest = [], []
+    won: dict[str, Fraction] = {}
+    base_return = Fraction(0)
+    for o in sheet["outcomes"]:
+        p = Fraction(int(o["count"]), total)
+        num, den = o["net"]["exact"].split("/")
+        base_return += p * Fraction(int(num), int(den))
+        q = o["dealer"] != "not_qualified"
+        if o["result"] == "win":
+            wins.append((p, int(o["multiple"]), q, o["category"]))
+            won[o["category"]] = won.get(o["category"], Fraction(0)) + p
+        else:
+            rest.append((p, _RESULTS[o["result"]], int(o["multiple"]), q))
+    deck = sheet.get("deck") or {"ranks": RANK_LETTERS, "suits": 4}
+    ranks = tuple(sorted(RANK_LETTERS.index(r) + 2 for r in deck["ranks"]))
+    sevens = paymath.category_counts(7, ranks, int(deck["suits"]))
+    hands = sum(sevens.values())
+    folds = sheet.get("folds_by_category")
+    lost = rules.trips_on_fold is TripsOnFold.LOST and folds is not None
+    others, folded = [], []
+    for c in CATEGORIES:
+        folded_c = Fraction(int(folds.get(c, 0)), total) if lost else Fraction(0)
+        staying = Fraction(sevens[c], hands) - won.get(c, Fraction(0)) - folded_c
+        if staying < 0:
+            raise ValueError(f"the par sheet's wins of {c} exceed its 7-card hands")
+        if staying:
+            others.append((c, staying))
+        if folded_c:
+            folded.append((c, folded_c))
+    return SeatPricing(rules, tuple(wins), tuple(rest), base_return, tuple(others), tuple(folded))

@@ -7,7 +7,10 @@ whose bets were locked (its `bets_locked` event) while the rating was open and n
 Stakes are the confirmed lines' (the accounting's handle); results add every line, the
 corrections' included. The edges are the accounting's (`tables.accounting.theoretical`) for
 each round's rule set version, written as decimal strings; theo is computed from exactly
-those strings, rounded half to even once, at the end.
+those strings, plus, at a rule set with a payout unit or a maximum payout whose par sheet is
+computed, what the unit and the cap withhold from each counted round's own Ante and Trips (the
+accounting's exact charge, `theoretical.SeatPricing.withheld`), rounded half to even once, at
+the end.
 """
 
 import dataclasses
@@ -20,10 +23,12 @@ from fractions import Fraction
 from django.db.models import Count, Max, Q, Sum
 
 from tables.accounting.models import SeatDecisionCost
-from tables.accounting.theoretical import Edges, edges, theoretical_fraction
+from tables.accounting.summary import seat_wagers
+from tables.accounting.theoretical import Edges, edges, seat_pricing, theoretical_fraction
 from tables.models import BaseGameSheet, Round, RuleSet, SettlementLine
 from tables.parsheet import base_game_key
 from tables.rules.ruleset import parse_rules
+from tables.selectors import computed_sheet_outcomes
 
 WAGERED = ("ante", "blind", "play", "trips", "progressive")
 EDGES = ("ante", "trips", "progressive")
@@ -169,6 +174,34 @@ def seconds_played(rating, pauses, *, now: dt.datetime) -> int:
     return max(0, int((end - rating.opened_at - paused).total_seconds()))
 
 
+def cap_withheld(lines, rules: dict[int, dict], found: dict[int, Edges]) -> Fraction:
+    """What a payout unit or a maximum payout withholds in expectation from the counted
+    rounds' own Ante and Trips beyond the stated edges, at the rule sets that have either and
+    a computed par sheet (the accounting's exact charge); nothing elsewhere. Two queries, only
+    at such a rule set: the par sheets, the rounds counted by (rule set, Ante, Trips)."""
+    uncapped = {pk: r for pk, r in rules.items() if pk in found and found[pk].uncapped}
+    if not uncapped:
+        return Fraction(0)
+    sheets = computed_sheet_outcomes(uncapped.values())
+    pricings = {}
+    for pk, r in uncapped.items():
+        sheet = sheets.get(_base_game_key(json.dumps(r, sort_keys=True)))
+        if sheet is not None and sheet["outcomes"]:
+            pricings[pk] = seat_pricing(r, sheet)
+    if not pricings:
+        return Fraction(0)
+    withheld = Fraction(0)
+    for r in (
+        seat_wagers(lines.filter(round__ruleset_id__in=pricings))
+        .values("round__ruleset_id", "stake_cents", "trips")
+        .annotate(n=Count("id"))
+        .order_by()
+    ):
+        pricing = pricings[r["round__ruleset_id"]]
+        withheld += r["n"] * pricing.withheld(r["stake_cents"], r["trips"])
+    return withheld
+
+
 def decision_cost_cents(lines, seat: int) -> int | None:
     """What the player's decisions cost over the counted rounds (`lines`: their lines), from
     the par sheet's pricing of each settled round (tables.accounting.decisions); None while
@@ -197,8 +230,9 @@ def figures(rating, pauses, *, now: dt.datetime) -> Figures:
             handles.setdefault(ruleset, {})[bet] = stake or 0
         result += net or 0
     latest = max(last, key=last.get) if last else rating.table.ruleset_id
-    found = ruleset_edges(set(handles) | {latest}, pinned=pinned_rules(some_round))
-    theo = Fraction(0)
+    pinned = pinned_rules(some_round)
+    found = ruleset_edges(set(handles) | {latest}, pinned=pinned)
+    theo = cap_withheld(lines, pinned, found)
     for ruleset, by_bet in handles.items():
         # Envy is not charged to a rating: it depends on the other seats' play (the spec's
         # theo is each bet's stake times its edge).

@@ -400,15 +400,19 @@ class ProgressiveBook:
     variance_cents: Fraction
 
 
-def progressive_book(paytable: Paytable, *, wager_cents: int) -> ProgressiveBook:
-    """The house's book on one progressive wager (see ProgressiveBook)."""
+def progressive_book(
+    paytable: Paytable, *, wager_cents: int, rules: RuleSet | None = None
+) -> ProgressiveBook:
+    """The house's book on one progressive wager (see ProgressiveBook); with `rules`, a fixed
+    tier is paid as `settle` pays it, rounded down to the rule set's payout unit."""
     lines = _progressive_lines(paytable, 0, wager_cents)
+    paid = (lambda cents: cents) if rules is None else rules.round_down
     book = [
         (
             line.probability,
             0
             if isinstance(line.pays, Percent)
-            else (-line.amount_cents if line.wins else wager_cents),
+            else (-paid(line.amount_cents) if line.wins else wager_cents),
         )
         for line in lines
     ]

@@ -416,21 +416,84 @@ def _seat_result(
     envy: int,
 ) -> SeatResult:
     ante, blind, play = seat.ante, seat.blind, seat.play_stake
-    win = rules.round_down
     if seat.play is None:
         outcome = Outcome.FOLD
-        ante_net, blind_net, play_net = -ante, -blind, 0
     elif hand > dealer:
         outcome = Outcome.WIN
-        ante_net = win(ante) if qualifies else 0
-        blind_pay = rules.blind_paytable.get(hand.category)
-        blind_net = win(blind_pay.winnings(blind)) if isinstance(blind_pay, Odds) else 0
-        play_net = win(play)
     elif hand == dealer:
         outcome = Outcome.TIE
-        ante_net = blind_net = play_net = 0
     else:
         outcome = Outcome.LOSE
+    nets = seat_nets(
+        rules,
+        outcome=outcome,
+        qualifies=qualifies,
+        category=hand.category,
+        ante=ante,
+        blind=blind,
+        play=play,
+        trips=seat.trips,
+    )
+    net = nets.net + progressive_net + envy
+    return SeatResult(
+        seat=seat.seat,
+        category=hand.category,
+        best5=hand.best5,
+        outcome=outcome,
+        ante=BetResult(ante, nets.ante),
+        blind=BetResult(blind, nets.blind),
+        play=BetResult(play, nets.play),
+        trips=BetResult(seat.trips, nets.trips),
+        progressive=BetResult(seat.progressive, progressive_net),
+        progressive_category=progressive_category,
+        envy=envy,
+        net=net,
+        capped_cents=nets.capped,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SeatNets:
+    """A seat's nets on the house-paid bets (Ante, Blind, Play, Trips), each win rounded down
+    to the payout unit, and what the maximum payout withholds from their sum (`capped`)."""
+
+    ante: int
+    blind: int
+    play: int
+    trips: int
+    capped: int
+
+    @property
+    def net(self) -> int:
+        return self.ante + self.blind + self.play + self.trips - self.capped
+
+
+def seat_nets(
+    rules: RuleSet,
+    *,
+    outcome: Outcome,
+    qualifies: bool,
+    category: str,
+    ante: int,
+    blind: int,
+    play: int,
+    trips: int,
+) -> SeatNets:
+    """The house-paid bets' nets of one seat whose base game ends in `outcome` (`play`: the
+    Play staked, 0 on a fold) against a dealer who `qualifies` or not, its final hand of
+    `category` (what the Blind and Trips pay on). `settle` pays every seat with it; the
+    accounting's theoretical asks it what each final outcome pays a given wager."""
+    win = rules.round_down
+    if outcome is Outcome.FOLD:
+        ante_net, blind_net, play_net = -ante, -blind, 0
+    elif outcome is Outcome.WIN:
+        ante_net = win(ante) if qualifies else 0
+        blind_pay = rules.blind_paytable.get(category)
+        blind_net = win(blind_pay.winnings(blind)) if isinstance(blind_pay, Odds) else 0
+        play_net = win(play)
+    elif outcome is Outcome.TIE:
+        ante_net = blind_net = play_net = 0
+    else:
         ante_returned = (
             not qualifies and rules.ante_when_dealer_not_qualified is AnteWhenNotQualified.PUSH
         )
@@ -438,34 +501,19 @@ def _seat_result(
         blind_net, play_net = -blind, -play
 
     trips_net = 0
-    if seat.trips:
-        trips_pay = rules.trips_paytable.get(hand.category)
-        if seat.play is None and rules.trips_on_fold is TripsOnFold.LOST:
-            trips_net = -seat.trips
+    if trips:
+        trips_pay = rules.trips_paytable.get(category)
+        if outcome is Outcome.FOLD and rules.trips_on_fold is TripsOnFold.LOST:
+            trips_net = -trips
         elif isinstance(trips_pay, Odds):
-            trips_net = win(trips_pay.winnings(seat.trips))
+            trips_net = win(trips_pay.winnings(trips))
         else:
-            trips_net = -seat.trips
+            trips_net = -trips
 
     winnings = max(ante_net, 0) + max(blind_net, 0) + max(play_net, 0) + max(trips_net, 0)
     cap = rules.max_payout_cents
     capped = winnings - cap if cap is not None and winnings > cap else 0
-    net = ante_net + blind_net + play_net + trips_net + progressive_net + envy - capped
-    return SeatResult(
-        seat=seat.seat,
-        category=hand.category,
-        best5=hand.best5,
-        outcome=outcome,
-        ante=BetResult(ante, ante_net),
-        blind=BetResult(blind, blind_net),
-        play=BetResult(play, play_net),
-        trips=BetResult(seat.trips, trips_net),
-        progressive=BetResult(seat.progressive, progressive_net),
-        progressive_category=progressive_category,
-        envy=envy,
-        net=net,
-        capped_cents=capped,
-    )
+    return SeatNets(ante_net, blind_net, play_net, trips_net, capped)
 
 
 def _progressive(

@@ -71,3 +71,24 @@ def test_the_cost_of_pre_flop_mistakes(standard):
     assert max(seven_deuce, key=seven_deuce.get) == "check"
     assert cost(seven_deuce, "4x") == seven_deuce["check"] - seven_deuce["4x"] > 0
     assert cost(seven_deuce, "4x") > cost(seven_deuce, "3x") > 0
+
+
+def test_the_exact_charge_on_the_full_deck_is_the_edges_without_unit_or_cap(standard):
+    """The accounting's per-wager pricing (tables.accounting.theoretical.SeatPricing) from the
+    standard sheet: the 7-card hands not won are the 52-card counts less the wins, so without
+    a unit or a cap a wager is charged exactly Ante x the sheet's edge + Trips x the engine's
+    Trips edge; with the demo's unit and cap (25 cents, 20,000 €) the charge only grows."""
+    from tables.accounting.theoretical import seat_pricing
+    from tables.rules import paymath
+
+    sheet = standard.to_json()
+    trips = paymath.trips_math(parse_rules({}).trips_paytable).house_edge
+    plain = seat_pricing({}, sheet)
+    capped = seat_pricing({"payout_unit_cents": 25, "max_payout_cents": 2_000_000}, sheet)
+    for ante, stake in ((1_000, 0), (2_500, 1_000), (500_000, 100_000)):
+        assert plain.uncapped(ante, stake) == ante * standard.house_edge + stake * trips
+        assert plain.withheld(ante, stake) == 0
+        assert capped.uncapped(ante, stake) == plain.uncapped(ante, stake)
+    assert capped.withheld(1_000, 0) == 0  # every payout a multiple of 25 cents, far below 20,000 €
+    assert capped.withheld(1_010, 0) > 0  # a 3:2 on 10.10 € is 15.15 €, paid 15.00 €
+    assert capped.withheld(500_000, 100_000) > 0  # a royal flush's 2,500,000 € capped
