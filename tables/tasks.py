@@ -1,6 +1,23 @@
-"""Celery: compute a base-game par sheet (minutes of CPU; a worker, never a request)."""
+"""Celery: a round's news told to its listeners (tables.events) and a base-game par sheet
+computed (minutes of CPU): a worker's work, never a request's."""
+
+import logging
 
 from celery import shared_task
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(name="tables.tasks.tell", ignore_result=True)
+def tell(news: str, kwargs: dict) -> None:
+    """Send a round's news (tables.events.ROUND_NEWS) to its listeners. A listener that fails is
+    logged and the others still hear it: each has its own sweep or recovery."""
+    from tables.events import ROUND_NEWS
+    from tables.models import Round
+
+    for receiver, result in ROUND_NEWS[news].send_robust(sender=Round, **kwargs):
+        if isinstance(result, Exception):
+            log.error("%s failed on %s %s", receiver, news, kwargs, exc_info=result)
 
 
 @shared_task(name="tables.tasks.compute_parsheet", ignore_result=True, acks_late=True)

@@ -10,7 +10,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.clock import current_property
-from casino.live import after_commit
 from casino.models import Staff
 from casino.roles import Role, has_role
 from tables import events, live
@@ -282,7 +281,7 @@ def _correction_ask(
             "lines": asked.lines,
         },
     )
-    after_commit(lambda: events.correction_requested.send(sender=Round, round_id=round_.pk))
+    events.tell_after_commit("correction_requested", round_id=round_.pk)
     return asked
 
 
@@ -317,8 +316,4 @@ def correction_write(
 
 
 def announce_corrected(round_: Round, correction: Correction) -> None:
-    after_commit(
-        lambda: events.round_corrected.send(
-            sender=Round, correction_id=correction.pk, round_id=round_.pk
-        )
-    )
+    events.tell_after_commit("round_corrected", correction_id=correction.pk, round_id=round_.pk)

@@ -7,7 +7,6 @@ from django.utils import timezone
 
 from casino.audit import audit
 from casino.clock import stamp
-from casino.live import after_commit
 from casino.models import Staff
 from jackpot import services as jackpot
 from jackpot.models import Bank
@@ -88,7 +87,7 @@ def round_settle(*, round_id: int, dealer: Staff, key: str, expected_seq) -> Rou
             },
         )
         live.announce_round(written.body)
-        after_commit(lambda: events.round_settled.send(sender=Round, round_id=round_.pk))
+        events.tell_after_commit("round_settled", round_id=round_.pk)
     return written
 
 

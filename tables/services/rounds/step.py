@@ -7,7 +7,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino.audit import audit
-from casino.live import after_commit
 from casino.models import Staff
 from casino.money import money
 from jackpot import services as jackpot
@@ -92,7 +91,7 @@ def round_event_record(
                 subject=round_,
                 data={"reason": state.pending_void.value, "seq": round_.seq},
             )
-            after_commit(lambda: events.void_requested.send(sender=Round, round_id=round_.pk))
+            events.tell_after_commit("void_requested", round_id=round_.pk)
         live.announce_round(written.body)
     return written
 

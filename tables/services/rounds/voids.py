@@ -5,7 +5,6 @@ refuses it (the round goes on)."""
 from django.db import transaction
 from django.utils import timezone
 
-from casino.live import after_commit
 from casino.models import Staff
 from casino.roles import Role, has_role
 from jackpot import services as jackpot
@@ -90,9 +89,7 @@ def round_void(
             },
         )
         live.announce_round(written.body)
-        after_commit(
-            lambda: events.void_decided.send(sender=Round, round_id=round_.pk, approved=approved)
-        )
+        events.tell_after_commit("void_decided", round_id=round_.pk, approved=approved)
     return written
 
 
