@@ -36,9 +36,10 @@ def heard():
 
 
 def test_a_settlement_hands_its_news_to_a_worker_and_no_listener_runs_in_the_request(
-    felt, told, heard
+    felt, told, heard, django_capture_on_commit_callbacks
 ):
-    round_id = deal_to(felt, "settled")["id"]
+    with django_capture_on_commit_callbacks(execute=True):
+        round_id = deal_to(felt, "settled")["id"]
     assert told == [("round_settled", {"round_id": round_id})]
     assert heard == []  # nobody heard it in the request
     app.conf.task_always_eager = True  # the worker: the listeners' own tasks run at once
@@ -46,23 +47,28 @@ def test_a_settlement_hands_its_news_to_a_worker_and_no_listener_runs_in_the_req
     assert heard == [{"signal": events.round_settled, "round_id": round_id}]
 
 
-def test_a_void_is_told_twice_when_declared_and_when_decided(felt, supervisor, told, heard):
-    round_id = deal_to(felt, "flop")["id"]
-    felt.step("irregularity_declared", irregularity="community_card_exposed")
-    felt.step("void_approved", supervisor=pin_of(supervisor))
+def test_a_void_is_told_twice_when_declared_and_when_decided(
+    felt, supervisor, told, heard, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        round_id = deal_to(felt, "flop")["id"]
+        felt.step("irregularity_declared", irregularity="community_card_exposed")
+        felt.step("void_approved", supervisor=pin_of(supervisor))
     assert [news for news, _kwargs in told] == ["void_requested", "void_decided"]
     assert told[1][1] == {"round_id": round_id, "approved": True}
     assert heard == []
 
 
-def test_the_news_waits_for_the_commit_and_a_rolled_back_change_tells_nothing(told):
-    with transaction.atomic():
-        events.tell_after_commit("round_settled", round_id=7)
-        assert told == []
-    assert told == [("round_settled", {"round_id": 7})]
-    with pytest.raises(RuntimeError), transaction.atomic():
-        events.tell_after_commit("round_settled", round_id=8)
-        raise RuntimeError("rolled back")
+def test_the_news_waits_for_the_commit_and_a_rolled_back_change_tells_nothing(
+    db, told, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        with transaction.atomic():
+            events.tell_after_commit("round_settled", round_id=7)
+        with pytest.raises(RuntimeError), transaction.atomic():
+            events.tell_after_commit("round_settled", round_id=8)
+            raise RuntimeError("rolled back")
+        assert told == []  # not before the commit
     assert told == [("round_settled", {"round_id": 7})]
 
 
