@@ -28,7 +28,7 @@ from tables.accounting.theoretical import Edges, edges, seat_pricing, theoretica
 from tables.models import BaseGameSheet, Round, RuleSet, SettlementLine
 from tables.parsheet import base_game_key
 from tables.rules.ruleset import parse_rules
-from tables.selectors import computed_sheet_outcomes
+from tables.selectors import computed_sheet_folds, computed_sheet_outcomes
 
 WAGERED = ("ante", "blind", "play", "trips", "progressive")
 EDGES = ("ante", "trips", "progressive")
@@ -101,10 +101,16 @@ def ruleset_edges(ruleset_ids, *, pinned: dict[int, dict] | None = None) -> dict
     texts = {pk: json.dumps(r, sort_keys=True) for pk, r in rules.items()}
     keys = {pk: _base_game_key(text) for pk, text in texts.items()}
     computed = _computed_base_edges(frozenset(keys.values())) if keys else {}
+    # Trips lost on a fold is priced from the sheet's folds, as the accounting prices it.
+    lost = [r for r in rules.values() if r.get("trips_on_fold") == "lost"]
+    folds = computed_sheet_folds(lost) if lost else {}
     found = {}
     for pk, r in rules.items():
         base, variance = computed.get(keys[pk], (None, None))
-        found[pk] = edges(r, computed_base=base, computed_variance=variance)
+        folded, deals = folds.get(keys[pk], (None, 0))
+        found[pk] = edges(
+            r, computed_base=base, computed_variance=variance, folds=folded, deals=deals
+        )
     return found
 
 
