@@ -23,12 +23,14 @@ from fractions import Fraction
 from django.db.models import Count, Max, Q, Sum
 
 from tables.accounting.models import SeatDecisionCost
+from tables.accounting.reports import _edges as accounting_edges
+from tables.accounting.reports import _engine_rules as accounting_rules
 from tables.accounting.summary import seat_wagers
-from tables.accounting.theoretical import Edges, edges, seat_pricing, theoretical_fraction
-from tables.models import BaseGameSheet, Round, RuleSet, SettlementLine
+from tables.accounting.theoretical import Edges, seat_pricing, theoretical_fraction
+from tables.models import Round, SettlementLine
 from tables.parsheet import base_game_key
 from tables.rules.ruleset import parse_rules
-from tables.selectors import computed_sheet_folds, computed_sheet_outcomes
+from tables.selectors import computed_sheet_outcomes
 
 WAGERED = ("ante", "blind", "play", "trips", "progressive")
 EDGES = ("ante", "trips", "progressive")
@@ -94,33 +96,8 @@ def ruleset_edges(ruleset_ids, *, pinned: dict[int, dict] | None = None) -> dict
     rules = dict(pinned or {})
     missing = set(ruleset_ids) - set(rules)
     if missing:
-        rulesets = RuleSet.objects.filter(pk__in=missing).select_related(
-            "blind_paytable", "trips_paytable", "progressive_paytable", "envy_paytable"
-        )
-        rules.update({rs.pk: rs.engine_rules() for rs in rulesets})
-    texts = {pk: json.dumps(r, sort_keys=True) for pk, r in rules.items()}
-    keys = {pk: _base_game_key(text) for pk, text in texts.items()}
-    computed = _computed_base_edges(frozenset(keys.values())) if keys else {}
-    # Trips lost on a fold is priced from the sheet's folds, as the accounting prices it.
-    lost = [r for r in rules.values() if r.get("trips_on_fold") == "lost"]
-    folds = computed_sheet_folds(lost) if lost else {}
-    found = {}
-    for pk, r in rules.items():
-        base, variance = computed.get(keys[pk], (None, None))
-        folded, deals = folds.get(keys[pk], (None, 0))
-        found[pk] = edges(
-            r, computed_base=base, computed_variance=variance, folds=folded, deals=deals
-        )
-    return found
-
-
-def _computed_base_edges(keys: frozenset[str]) -> dict:
-    """tables.selectors.computed_base_edges by base-game key (the rules parsed once each)."""
-    done = BaseGameSheet.objects.filter(rules_key__in=keys, status=BaseGameSheet.Status.DONE)
-    return {
-        key: (Fraction(edge), Fraction(variance["exact"]) if variance else None)
-        for key, edge, variance in done.values_list("rules_key", "house_edge", "sheet__variance")
-    }
+        rules.update(accounting_rules(missing))
+    return accounting_edges(rules.keys(), rules)
 
 
 def pinned_rules(round_ids_by_ruleset: dict[int, int]) -> dict[int, dict]:
