@@ -245,6 +245,14 @@ def signals_floor(language: str) -> None:
     )
 
 
+def raise_idle_alert() -> int:
+    from tables.models import Table
+    from tables.pit.alerts import alert_raise
+
+    table = Table.objects.get(name="UTH 2")
+    return alert_raise(kind="table_idle", key="idle-e2e", table=table, params={"minutes": 20}).pk
+
+
 def alert_id(page, kind: str) -> int:
     return int(
         page.get_attribute(f'[data-alerts-list] li[data-alert][data-kind="{kind}"]', "data-alert")
@@ -270,6 +278,12 @@ def test_a_supervisor_acknowledges_a_fraud_signal_with_a_note(asgi_server, brows
 
     note = "Vu en vidéo : absent, cotation fermée" if language == "fr" else "Not on video: closed"
     ghost.locator("input[name=note]").fill(note)
+    # Another alert arrives while the note waits, unsent: the list is read again, the new alert
+    # shows and the note typed is still there.
+    page.locator("h1").click()
+    idle = asgi_server.run_sync(raise_idle_alert)
+    page.locator(f'[data-alerts-list] li[data-alert="{idle}"]').wait_for(timeout=5000)
+    assert ghost.locator("input[name=note]").input_value() == note
     ghost.locator("button").click()
     page.wait_for_selector(f"text={words['acknowledged'].format(number)}")
     # It left the open list; the pit shows it acknowledged, by whom and with the note.
@@ -278,7 +292,7 @@ def test_a_supervisor_acknowledges_a_fraud_signal_with_a_note(asgi_server, brows
     assert words["lately"] in page.inner_text("[data-alerts-list]")
     assert words["by"] in done.inner_text()
     assert done.locator("[data-note]").inner_text() == note
-    assert gap.count() == 1  # the other signal still waits
+    assert gap.count() == 1  # the other signals still wait
     assert [(v["id"], v["nodes"]) for v in axe_violations(page)] == []
     if language == "fr":
         assert english_left_on(page, english_pieces()) == []

@@ -21,6 +21,30 @@ function busy(node) {
   return node.contains(document.activeElement) && document.activeElement.matches("input, select, textarea");
 }
 
+// What a person typed or chose in a part and has not sent, by form and field: a reading puts it
+// back, so the screen shows what is true and nothing typed is lost.
+function typed(node) {
+  const kept = [];
+  for (const field of node.querySelectorAll("form input:not([type=hidden]), form select, form textarea")) {
+    const focus = field === document.activeElement;
+    const changed = field.matches("select")
+      ? [...field.options].some((o) => o.selected !== o.defaultSelected)
+      : field.value !== field.defaultValue;
+    if (changed || focus) kept.push({ form: field.form.getAttribute("action"), name: field.name, value: field.value, focus });
+  }
+  return kept;
+}
+
+function putBack(node, kept) {
+  for (const { form, name, value, focus } of kept) {
+    const holder = [...node.querySelectorAll("form")].find((f) => f.getAttribute("action") === form);
+    const field = holder && holder.elements.namedItem(name);
+    if (!(field instanceof HTMLElement)) continue; // none, or several of that name
+    field.value = value;
+    if (focus) field.focus();
+  }
+}
+
 function withQuery(url, params) {
   const full = new URL(url, location.href);
   for (const [k, v] of Object.entries(params)) full.searchParams.set(k, v);
@@ -37,6 +61,7 @@ async function read(name) {
   const response = await fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" });
   if (!response.ok) return;
   const html = await response.text();
+  const kept = typed(part.node); // read now: it may have been typed while the page waited
   if (replaceAll) {
     part.node.innerHTML = html;
     if (name === "alerts") ringForNew();
@@ -48,6 +73,7 @@ async function read(name) {
       if (shown) shown.replaceWith(card);
     }
   }
+  putBack(part.node, kept);
   return true;
 }
 
