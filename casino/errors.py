@@ -18,6 +18,11 @@ class CasinoError(Exception):
     def as_json(self) -> dict:
         return {"error": {"code": self.code, "message": self.message}}
 
+    @property
+    def headers(self) -> dict:
+        """HTTP headers the answer carries besides its body (a throttle's Retry-After)."""
+        return {}
+
 
 class RoleRequired(CasinoError):
     code = "role_required"

@@ -71,6 +71,10 @@ class SigninThrottled(CasinoError):
         )
         self.seconds = seconds
 
+    @property
+    def headers(self) -> dict:
+        return {"Retry-After": str(self.seconds)}  # RFC 9110: when to try again
+
 
 class ApprovalThrottled(SigninThrottled):
     """A PIN approval from a source, a tablet or a house past its limit of failures."""

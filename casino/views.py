@@ -74,7 +74,7 @@ class StaffLoginView(auth_views.LoginView):
         except SigninThrottled as exc:
             # The form is not even read: a blocked source gets no answer about its guess.
             context = self.get_context_data(form=self.form_class(request), throttled=exc.message)
-            return self.render_to_response(context, status=exc.http_status)
+            return self.render_to_response(context, status=exc.http_status, headers=exc.headers)
         response = super().post(request, *args, **kwargs)
         if response.status_code == 200:  # the form came back: refused
             answer_no_sooner(started)
@@ -107,14 +107,14 @@ def pin_login_view(request):
     """The tablet login: employee number and PIN on a keypad; checks its own credential."""
     error = ""
     number = ""
-    status = 200
+    status, headers = 200, {}
     if request.method == "POST":
         number = request.POST.get("employee_number", "").strip()
         try:
             # Throttled, counted and held to the answer floor inside, as /api/login is.
             pin_login(request, employee_number=number, pin=request.POST.get("pin", ""))
         except CasinoError as exc:
-            error, status = exc.message, exc.http_status
+            error, status, headers = exc.message, exc.http_status, exc.headers
         else:
             return redirect(_next(request))
     notice = signed_out_notice(request.GET.get("signed_out", ""))
@@ -125,7 +125,10 @@ def pin_login_view(request):
         "next": request.GET.get("next", request.POST.get("next", "")),
         "keys": ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
     }
-    return render(request, "casino/pin_login.html", context, status=status)
+    response = render(request, "casino/pin_login.html", context, status=status)
+    for name, value in headers.items():
+        response[name] = value
+    return response
 
 
 @public
@@ -239,7 +242,7 @@ def change_secrets_view(request):
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     form = SecretsForm(request.user, request.POST if request.method == "POST" else None)
-    status = 200
+    status, headers = 200, {}
     if form.is_valid():
         try:
             current_secret_confirm(request, staff=request.user, secret=form.cleaned_data["current"])
@@ -250,7 +253,7 @@ def change_secrets_view(request):
             )
         except SigninThrottled as exc:
             form.add_error(None, exc.message)
-            status = exc.http_status
+            status, headers = exc.http_status, exc.headers
         except CurrentSecretRefused as exc:
             form.add_error("current", exc.message)
         except CasinoError as exc:
@@ -261,12 +264,15 @@ def change_secrets_view(request):
             return redirect(_next(request))
     if form.errors and status == 200:
         status = 400
-    return render(
+    response = render(
         request,
         "casino/change_secrets.html",
         {"form": form, "next": request.GET.get("next", request.POST.get("next", ""))},
         status=status,
     )
+    for name, value in headers.items():
+        response[name] = value
+    return response
 
 
 def csrf_failure(request, reason=""):

@@ -46,7 +46,7 @@ def feed_http(request, bank: str):
             bank_slug=bank, raw_token=_raw_token(request, bank)
         )
     except CasinoError as exc:
-        return JsonResponse(exc.as_json(), status=exc.http_status)
+        return JsonResponse(exc.as_json(), status=exc.http_status, headers=exc.headers)
     cutoff = timezone.now() - dt.timedelta(seconds=SEEN_EVERY_SECONDS)
     if token.last_seen_at is None or token.last_seen_at < cutoff:
         display_tokens.display_seen(token_id=token.pk)

@@ -46,11 +46,20 @@ _STATUS = {
 _ALWAYS = (401, 403, 405, 413)
 
 
+_RETRY_AFTER = {
+    "Retry-After": {
+        "description": "seconds to wait before trying again",
+        "schema": {"type": "integer", "minimum": 1},
+    }
+}
+
+
 def _errors(*statuses: int) -> dict:
     return {
         str(status): {
             "description": _STATUS[status],
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+            **({"headers": _RETRY_AFTER} if status == 429 else {}),
         }
         for status in sorted({*statuses, *_ALWAYS})
     }

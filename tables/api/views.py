@@ -51,7 +51,7 @@ def answers_json(view):
                     raise _not_found(what, digits[:15] + "...")
             return view(request, *args, **kwargs)
         except CasinoError as exc:
-            return JsonResponse(exc.as_json(), status=exc.http_status)
+            return JsonResponse(exc.as_json(), status=exc.http_status, headers=exc.headers)
 
     return wrapper
 

@@ -66,6 +66,7 @@ def test_a_spray_through_the_api_is_throttled_per_address_and_signs_nobody_in(cl
     answer = api_try(client, "1150", "1111")
     assert answer.status_code == 429
     assert answer.json()["error"]["code"] == "signin_throttled"
+    assert 290 <= int(answer["Retry-After"]) <= 300  # the wait the message names
     assert AuditEntry.objects.filter(code="casino.signin.throttled").count() == 1
 
 

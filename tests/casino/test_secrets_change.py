@@ -94,7 +94,7 @@ def test_wrong_current_secrets_are_throttled_per_address(client, dealer, setting
     change(client, "0001", pin="9753")
     answer = change(client, "1234", pin="9753")
     assert answer.status_code == 429
-    assert "Wait 300 seconds" in answer.content.decode()
+    assert "Wait 300 seconds" in answer.content.decode() and answer["Retry-After"] == "300"
     assert not pin_works(dealer, "9753")
 
 

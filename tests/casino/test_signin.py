@@ -113,6 +113,7 @@ def test_a_right_pin_after_the_limit_is_refused_until_the_wait_is_over(client, s
         pin_try(client, "nobody", "0000")
     answer = pin_try(client, dealer.employee_number, "1234")
     assert answer.status_code == 429 and not signed_in(client)
+    assert 290 <= int(answer["Retry-After"]) <= 300
 
 
 def test_the_throttle_follows_the_tablet_across_addresses(
@@ -162,6 +163,7 @@ def test_the_password_sign_in_is_throttled_by_the_same_counts(client, dealer):
     answer = password_try(client, "dealer", "pw-Tapis-2026")
     assert answer.status_code == 429 and not signed_in(client)
     assert "Wait 300 seconds" in answer.content.decode()
+    assert answer["Retry-After"] == "300"
 
 
 def test_unknown_wrong_and_locked_get_the_same_answer(client, dealer, other_dealer):

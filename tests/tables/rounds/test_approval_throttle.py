@@ -107,6 +107,7 @@ def test_a_spray_of_wrong_approvals_from_one_address_is_refused_after_the_limit(
     # Even the right PIN is refused from there, and the round is untouched.
     answer = approve(tablet, round_, supervisors[-1], "5029")
     assert answer.status_code == 429
+    assert 290 <= int(answer["Retry-After"]) <= 300
     assert all(Staff.objects.get(pk=boss.pk).pin_locked_until is None for boss in supervisors)
     throttled = AuditEntry.objects.get(code="casino.signin.throttled")
     assert throttled.data == {

@@ -89,9 +89,14 @@ def described(answer, path: str, method: str) -> list[str]:
         return [f"{method} {path}: {status} is not described (only {sorted(responses)})"]
     if not answer["Content-Type"].startswith("application/json"):
         return [f"{method} {path}: {status} answered {answer['Content-Type']}"]
+    missing = [
+        f"{method} {path}: {status} lacks its {name} header"
+        for name in responses[status].get("headers", {})
+        if name not in answer
+    ]
     body = json.loads(answer.content)
     schema = responses[status].get("content", {}).get("application/json", {}).get("schema")
-    return violations(body, schema) if schema else []
+    return missing + (violations(body, schema) if schema else [])
 
 
 LONE = '"\\ud800"'
