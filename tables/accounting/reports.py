@@ -566,17 +566,17 @@ def _labels(by: str, keys) -> dict:
     return {k: english.get(k, k) if get_language().startswith("en") else k for k in keys}
 
 
-def _engine_rules(ruleset_ids) -> dict[int, dict]:
+def rules_by_ruleset(ruleset_ids) -> dict[int, dict]:
     rulesets = RuleSet.objects.filter(pk__in=ruleset_ids).select_related(
         "blind_paytable", "trips_paytable", "progressive_paytable", "envy_paytable"
     )
     return {rs.pk: rs.engine_rules() for rs in rulesets}
 
 
-def _edges(ruleset_ids, rules: dict[int, dict] | None = None) -> dict[int, Edges]:
+def edges_by_ruleset(ruleset_ids, rules: dict[int, dict] | None = None) -> dict[int, Edges]:
     """The house edges of each rule set version seen (one query, the engine's math cached);
     `rules`: their engine rules, when already read."""
-    rules = _engine_rules(ruleset_ids) if rules is None else rules
+    rules = rules_by_ruleset(ruleset_ids) if rules is None else rules
     computed = computed_base_edges(rules.values())
     trips_on_fold = [r for r in rules.values() if r.get("trips_on_fold") == "lost"]
     folds = computed_sheet_folds(trips_on_fold) if trips_on_fold else {}
@@ -591,7 +591,9 @@ def _edges(ruleset_ids, rules: dict[int, dict] | None = None) -> dict[int, Edges
     return found
 
 
-def _pricings(rules: dict[int, dict], rule_edges: dict[int, Edges]) -> dict[int, SeatPricing]:
+def pricings_by_ruleset(
+    rules: dict[int, dict], rule_edges: dict[int, Edges]
+) -> dict[int, SeatPricing]:
     """{rule set: its SeatPricing} for the rule sets with a payout unit or a cap whose par
     sheet is computed (one query, only when some rule set has either)."""
     uncapped = {pk: r for pk, r in rules.items() if rule_edges[pk].uncapped}
@@ -824,9 +826,9 @@ def report(period: Period, *, by: str = "table", trend: bool = True) -> Report:
     summarized = len(done)
     keys = {g["key"] for g in groups} | set(counted) | set(voids) | set(corrections)
     labels = _labels(by, keys)
-    engine_rules = _engine_rules({g["ruleset"] for g in groups})
-    rule_edges = _edges(set(engine_rules), engine_rules)
-    pricings = _pricings(engine_rules, rule_edges)
+    engine_rules = rules_by_ruleset({g["ruleset"] for g in groups})
+    rule_edges = edges_by_ruleset(set(engine_rules), engine_rules)
+    pricings = pricings_by_ruleset(engine_rules, rule_edges)
     charges, charges_by_day, cap_withheld = _seat_charges(period, by, done, pricings)
 
     rows: dict = {}

@@ -15,22 +15,16 @@ the end.
 
 import dataclasses
 import datetime as dt
-import functools
-import json
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 
 from django.db.models import Count, Max, Q, Sum
 
 from tables.accounting.models import SeatDecisionCost
-from tables.accounting.reports import _edges as accounting_edges
-from tables.accounting.reports import _engine_rules as accounting_rules
+from tables.accounting.reports import edges_by_ruleset, pricings_by_ruleset, rules_by_ruleset
 from tables.accounting.summary import seat_wagers
-from tables.accounting.theoretical import Edges, seat_pricing, theoretical_fraction
+from tables.accounting.theoretical import Edges, theoretical_fraction
 from tables.models import Round, SettlementLine
-from tables.parsheet import base_game_key
-from tables.rules.ruleset import parse_rules
-from tables.selectors import computed_sheet_outcomes
 
 WAGERED = ("ante", "blind", "play", "trips", "progressive")
 EDGES = ("ante", "trips", "progressive")
@@ -83,11 +77,6 @@ def _as_stated(found: Edges) -> Edges:
     )
 
 
-@functools.lru_cache(maxsize=256)
-def _base_game_key(rules_text: str) -> str:
-    return base_game_key(parse_rules(json.loads(rules_text)))
-
-
 def ruleset_edges(ruleset_ids, *, pinned: dict[int, dict] | None = None) -> dict[int, Edges]:
     """The edges the accounting's theoretical win uses for each rule set version: the
     engine's, with the computed par sheet's base-game edge when there is one, read as the
@@ -96,8 +85,8 @@ def ruleset_edges(ruleset_ids, *, pinned: dict[int, dict] | None = None) -> dict
     rules = dict(pinned or {})
     missing = set(ruleset_ids) - set(rules)
     if missing:
-        rules.update(accounting_rules(missing))
-    return accounting_edges(rules.keys(), rules)
+        rules.update(rules_by_ruleset(missing))
+    return edges_by_ruleset(rules.keys(), rules)
 
 
 def pinned_rules(round_ids_by_ruleset: dict[int, int]) -> dict[int, dict]:
@@ -162,15 +151,7 @@ def cap_withheld(lines, rules: dict[int, dict], found: dict[int, Edges]) -> Frac
     rounds' own Ante and Trips beyond the stated edges, at the rule sets that have either and
     a computed par sheet (the accounting's exact charge); nothing elsewhere. Two queries, only
     at such a rule set: the par sheets, the rounds counted by (rule set, Ante, Trips)."""
-    uncapped = {pk: r for pk, r in rules.items() if pk in found and found[pk].uncapped}
-    if not uncapped:
-        return Fraction(0)
-    sheets = computed_sheet_outcomes(uncapped.values())
-    pricings = {}
-    for pk, r in uncapped.items():
-        sheet = sheets.get(_base_game_key(json.dumps(r, sort_keys=True)))
-        if sheet is not None and sheet["outcomes"]:
-            pricings[pk] = seat_pricing(r, sheet)
+    pricings = pricings_by_ruleset({pk: r for pk, r in rules.items() if pk in found}, found)
     if not pricings:
         return Fraction(0)
     withheld = Fraction(0)

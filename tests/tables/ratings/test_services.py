@@ -285,12 +285,12 @@ def test_the_edges_are_the_accountings_for_a_trips_c_table(felt, supervisor, mar
     from decimal import Decimal
     from fractions import Fraction
 
-    from tables.accounting.reports import _edges
+    from tables.accounting.reports import edges_by_ruleset
 
     body = rate(supervisor, felt.table, 1, card="400123")
     round_id = deal_to(felt, "settled")["id"]
     got = _read(body)
-    accounting = _edges({felt.table.ruleset_id})[felt.table.ruleset_id]
+    accounting = edges_by_ruleset({felt.table.ruleset_id})[felt.table.ruleset_id]
     for bet in ("ante", "trips", "progressive"):
         exact = accounting.of(bet)
         assert abs(Fraction(Decimal(got["edges"][bet])) - exact) < Fraction(1, 10**12)

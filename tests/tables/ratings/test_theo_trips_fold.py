@@ -1,7 +1,7 @@
 """A rating's edges are the accounting's, Trips lost on a fold included (spec/ratings.md: the
 theo uses the edges of the table's rule set version, the same as the accounting's theoretical)."""
 
-from tables.accounting.reports import _edges
+from tables.accounting.reports import edges_by_ruleset
 from tables.accounting.theoretical import edges
 from tables.models import Paytable
 from tables.parsheet import Deck
@@ -20,7 +20,7 @@ def test_a_rating_prices_trips_lost_on_a_fold_as_the_accounting_does(manager, mo
     # Eight to ace in three suits: three of a kind is possible, and folded.
     services.parsheet_compute(sheet_id=sheet.pk, deck=Deck(tuple(range(6, 13)), 3))
     rating = ruleset_edges([rules.pk])[rules.pk]
-    accounting = _edges([rules.pk])[rules.pk]
+    accounting = edges_by_ruleset([rules.pk])[rules.pk]
     assert rating == accounting
     staying = edges(rules.engine_rules(), computed_base=accounting.base)
     assert rating.trips > staying.trips  # the folded trips lost, not priced as staying
