@@ -2,14 +2,28 @@
 
 import datetime as dt
 
+from django.db.models import F
 from django.utils import timezone
 
 from casino.models import Property, Shift
 
 
 def _property_and_shifts() -> tuple[Property | None, list[Shift]]:
-    prop = Property.objects.order_by("pk").first()
-    shifts = list(Shift.objects.filter(property=prop).order_by("starts_at")) if prop else []
+    """The property and its shifts in order, in one query (a row per shift): every audit
+    entry and settlement line is stamped with them."""
+    rows = list(
+        Property.objects.order_by("pk", "shifts__starts_at").annotate(
+            shift_code=F("shifts__code"), shift_starts_at=F("shifts__starts_at")
+        )
+    )
+    if not rows:
+        return None, []
+    prop = rows[0]
+    shifts = [
+        Shift(property=prop, code=row.shift_code, starts_at=row.shift_starts_at)
+        for row in rows
+        if row.pk == prop.pk and row.shift_code is not None
+    ]
     return prop, shifts
 
 

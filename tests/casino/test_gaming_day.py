@@ -55,6 +55,18 @@ def test_records_are_stamped_with_the_local_gaming_date_and_shift(db, at, gaming
     assert stamp(at) == (gaming_date, shift)
 
 
+def test_a_stamp_reads_the_property_and_its_shifts_in_one_query(db, django_assert_num_queries):
+    prop = PropertyFactory()
+    with django_assert_num_queries(1):
+        assert stamp(utc(2026, 6, 16, 12, 0)) == (dt.date(2026, 6, 16), "swing")
+    prop.shifts.all().delete()  # a property without shifts stamps the gaming date alone
+    assert stamp(utc(2026, 6, 16, 12, 0)) == (dt.date(2026, 6, 16), "")
+
+
+def test_no_property_no_stamp(db):
+    assert stamp(utc(2026, 6, 16, 12, 0)) == (None, "")
+
+
 def test_the_gaming_day_before_spring_forward_lasts_23_hours(casino_property):
     start, end = casino_property.gaming_day_bounds(dt.date(2026, 3, 28))
     assert start == utc(2026, 3, 28, 5, 0)  # 06:00 CET
