@@ -42,9 +42,20 @@ CLOSE_REFUSED = 4403
 def group_send(group: str, event: dict) -> None:
     """Send `event` (a dict whose "type" names the consumers' handler) to every socket in
     `group`. Sync; works from a view, a service or a Celery worker, on any channel layer."""
+    group_sends([(group, event)])
+
+
+def group_sends(sends: list[tuple[str, dict]]) -> None:
+    """group_send for each (group, event), in order, in one trip to the event loop."""
     layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(group, event)
+    if layer is None:
+        return
+
+    async def send_all():
+        for group, event in sends:
+            await layer.group_send(group, event)
+
+    async_to_sync(send_all)()
 
 
 def channel_send(channel_name: str, event: dict) -> None:

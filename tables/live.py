@@ -4,7 +4,7 @@ Nothing is sent before commit; a round's `seq` only grows, and a client drops a 
 message older than the one it shows.
 """
 
-from casino.live import after_commit, group_send
+from casino.live import after_commit, group_send, group_sends
 
 #: Every table's changes, in one group: for screens that watch the whole floor (the pit).
 #: Only the table's id travels; the screen reads what it shows.
@@ -25,8 +25,8 @@ def announce_round(round_body: dict) -> None:
     payload = {"type": "round", "round": round_body}
     event = {"type": "table.message", "payload": payload}
     table_id = round_body["table"]
-    after_commit(lambda: group_send(table_group(table_id), event))
-    after_commit(lambda: group_send(FLOOR_GROUP, floor_event(table_id)))
+    sends = [(table_group(table_id), event), (FLOOR_GROUP, floor_event(table_id))]
+    after_commit(lambda: group_sends(sends))
 
 
 def announce_table(table_id: int) -> None:

@@ -169,6 +169,23 @@ def test_group_send_reaches_a_group_from_sync_code_in_another_thread():
     assert async_to_sync(layer.receive)(name) == {"type": "x.z"}
 
 
+def test_group_sends_delivers_each_event_to_its_group_in_order():
+    """A round's two announcements (its table, the floor) go in one trip to the loop."""
+    layer = get_channel_layer()
+    table, floor = (async_to_sync(layer.new_channel)() for _ in range(2))
+    async_to_sync(layer.group_add)("live.table", table)
+    async_to_sync(layer.group_add)("live.floor", floor)
+    live.group_sends(
+        [
+            ("live.table", {"type": "x.round", "n": 1}),
+            ("live.floor", {"type": "x.floor", "n": 2}),
+            ("live.table", {"type": "x.round", "n": 3}),
+        ]
+    )
+    assert [async_to_sync(layer.receive)(table)["n"] for _ in range(2)] == [1, 3]
+    assert async_to_sync(layer.receive)(floor) == {"type": "x.floor", "n": 2}
+
+
 @pytest.mark.django_db(transaction=True)
 def test_after_commit_sends_only_once_the_change_is_committed():
     sent = []
