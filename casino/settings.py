@@ -152,6 +152,12 @@ if DATABASE_URL:
     # is checked at a request's start. After a PostgreSQL restart every pooled connection is
     # dead, and without the check each gave one request a 500 (issue 23).
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_CONN_HEALTH_CHECKS", True)
+    # Parameters bound by the server, and each statement prepared on its connection after 5
+    # uses (psycopg's default): PostgreSQL then parses and plans a tap's statements once per
+    # connection, not on every tap (docs/benchmarks.md). Not behind a transaction-mode pooler.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True, prepare_threshold=5
+    )
     DB_POOL_MAX_SIZE = env_int("DB_POOL_MAX_SIZE", 8)
     if DB_POOL_MAX_SIZE > 0:
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
