@@ -70,10 +70,11 @@ class SimTable:
     rated_card: str | None = None  # the demo player the supervisor rates at this table
 
 
-def floor_prepare(count: int) -> list[SimTable]:
+def floor_prepare(count: int, *, rated: bool = True) -> list[SimTable]:
     """Tables "SIM 1".."SIM <count>", each open with its own dealer assigned now, created
     through the services only when missing (a second run changes nothing). SIM i copies demo
-    table UTH ((i - 1) % 4 + 1): its seats, limits, rule set and progressive bank."""
+    table UTH ((i - 1) % 4 + 1): its seats, limits, rule set and progressive bank.
+    `rated=False`: no player is rated at them (the floor as it was before ratings existed)."""
     from django.core.management.base import CommandError
 
     from casino.models import Staff
@@ -92,7 +93,8 @@ def floor_prepare(count: int) -> list[SimTable]:
             "UTH 1 to UTH 4): run `manage.py load_demo` on this database first"
         )
     prepared = []
-    cards, closed = _rated_players(count, supervisor) if _rated_players else ([], [])
+    rating = _rated_players if rated else None
+    cards, closed = rating(count, supervisor) if rating else ([], [])
     for index in range(1, count + 1):
         created = []
         template = templates[(index - 1) % len(templates)]

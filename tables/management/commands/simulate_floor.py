@@ -71,6 +71,12 @@ class Command(BaseCommand):
             "cards and the flop make a royal or straight flush (a progressive hit)",
         )
         parser.add_argument(
+            "--no-ratings",
+            action="store_true",
+            help="nobody rates a player at the tables: the rounds alone, as the floor was "
+            "played before player ratings (to compare with figures measured then)",
+        )
+        parser.add_argument(
             "--void-every",
             type=int,
             default=0,
@@ -80,7 +86,18 @@ class Command(BaseCommand):
         )
 
     def handle(
-        self, *args, tables, rounds, speed, base, seed, rig_hit_every, void_every, patience, **o
+        self,
+        *args,
+        tables,
+        rounds,
+        speed,
+        base,
+        seed,
+        rig_hit_every,
+        void_every,
+        patience,
+        no_ratings=False,
+        **o,
     ):
         if tables < 1 or rounds < 1 or speed < 0 or rig_hit_every < 0 or void_every < 0:
             raise CommandError("--tables and --rounds are at least 1; the others are not negative")
@@ -91,7 +108,7 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{exc}. Start one first (make run, or make serve) or point --base at it."
             ) from None
-        floor = sim.floor_prepare(tables)
+        floor = sim.floor_prepare(tables, rated=not no_ratings)
         for table in floor:
             for what in table.created:
                 self.stdout.write(f"created: {what}")

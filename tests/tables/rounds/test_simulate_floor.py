@@ -99,6 +99,13 @@ def test_the_floor_is_prepared_through_the_services_once(db):
     assert created.count() == 4 + 2  # the demo's four tables, then SIM 1 and SIM 2
 
 
+def test_a_floor_without_ratings_rates_nobody(db):
+    """`--no-ratings`: the rounds alone, the workload of the benchmarks made before ratings."""
+    _demo()
+    assert simulator.floor_prepare(2, rated=False)[0].rated_card is None
+    assert simulator.floor_prepare(2)[0].rated_card is not None  # by default, a player is rated
+
+
 def test_it_refuses_to_run_without_a_server_and_creates_nothing(db):
     _demo()
     with socket.socket() as s:
