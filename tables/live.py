@@ -38,10 +38,11 @@ def publish_table(table_id: int) -> None:
     from tables.selectors import table_detail
 
     found = table_detail(table_id)
+    sends = [(FLOOR_GROUP, floor_event(table_id))]
     if found is not None:
         payload = {"type": "table", "table": found}
-        group_send(table_group(table_id), {"type": "table.message", "payload": payload})
-    group_send(FLOOR_GROUP, floor_event(table_id))
+        sends.insert(0, (table_group(table_id), {"type": "table.message", "payload": payload}))
+    group_sends(sends)
 
 
 def seats_message(table_id: int) -> dict:
