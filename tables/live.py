@@ -19,13 +19,19 @@ def floor_event(table_id: int) -> dict:
     return {"type": "floor.changed", "table": table_id}
 
 
+def table_message(table_id: int, payload: dict) -> tuple[str, dict]:
+    """The send of `payload` to the table's sockets: its group and its event."""
+    return table_group(table_id), {"type": "table.message", "payload": payload}
+
+
 def announce_round(round_body: dict) -> None:
     """A write to the round commits in this transaction: after commit, the table's sockets
     get the round as the write answered it (its `seq` orders messages that cross)."""
-    payload = {"type": "round", "round": round_body}
-    event = {"type": "table.message", "payload": payload}
     table_id = round_body["table"]
-    sends = [(table_group(table_id), event), (FLOOR_GROUP, floor_event(table_id))]
+    sends = [
+        table_message(table_id, {"type": "round", "round": round_body}),
+        (FLOOR_GROUP, floor_event(table_id)),
+    ]
     after_commit(lambda: group_sends(sends))
 
 
@@ -38,11 +44,8 @@ def publish_table(table_id: int) -> None:
     from tables.selectors import table_detail
 
     found = table_detail(table_id)
-    sends = [(FLOOR_GROUP, floor_event(table_id))]
-    if found is not None:
-        payload = {"type": "table", "table": found}
-        sends.insert(0, (table_group(table_id), {"type": "table.message", "payload": payload}))
-    group_sends(sends)
+    sends = [] if found is None else [table_message(table_id, {"type": "table", "table": found})]
+    group_sends([*sends, (FLOOR_GROUP, floor_event(table_id))])
 
 
 def seats_message(table_id: int) -> dict:
@@ -57,5 +60,4 @@ def seats_message(table_id: int) -> dict:
 def publish_seats(table_id: int) -> None:
     """Send the table's sockets its seat labels. Call it after commit (tables.ratings'
     `rating_changed` is sent then); a socket that connects later has them in its snapshot."""
-    payload = seats_message(table_id)
-    group_send(table_group(table_id), {"type": "table.message", "payload": payload})
+    group_send(*table_message(table_id, seats_message(table_id)))
