@@ -8,10 +8,13 @@ from celery import shared_task
 log = logging.getLogger(__name__)
 
 
-@shared_task(name="tables.tasks.tell", ignore_result=True)
+# Late acknowledgement: a worker that dies while telling leaves the news to another. Every
+# listener may hear it twice (an alert is raised once by key; pricing and summaries replace).
+@shared_task(name="tables.tasks.tell", ignore_result=True, acks_late=True)
 def tell(news: str, kwargs: dict) -> None:
-    """Send a round's news (tables.events.ROUND_NEWS) to its listeners. A listener that fails is
-    logged and the others still hear it: each has its own sweep or recovery."""
+    """Send a round's news (tables.events.ROUND_NEWS) to its listeners, which do their work
+    here. A listener that fails is logged and the others still hear it: each has its own
+    sweep or recovery."""
     from tables.events import ROUND_NEWS
     from tables.models import Round
 

@@ -1,19 +1,21 @@
-"""The accounting's listeners to the tables' signals (sent after commit): a round settled,
-corrected or voided has its decisions priced again by a worker, off the dealer's request."""
+"""The accounting's listeners to the tables' signals: a round settled, corrected or voided has
+its decisions priced again where its news is told, by a worker after commit (tables.tasks.tell),
+off the dealer's request."""
 
 import logging
 
 from django.dispatch import receiver
 
 from tables import events
-from tables.accounting import tasks
 
 log = logging.getLogger(__name__)
 
 
 def _price(round_id) -> None:
+    from tables.accounting.decisions import decisions_price
+
     try:
-        tasks.price_round_decisions.delay_on_commit(round_id)
+        decisions_price(round_id)
     except Exception:  # the round is settled whatever happens here: log, never raise
         log.exception("pricing the decisions of round %s failed", round_id)
 

@@ -9,11 +9,3 @@ from tables.accounting.summary import summarize_closed_days
 @shared_task(name="accounting.summarize_closed_days")
 def summarize_closed_days_task() -> int:
     return len(summarize_closed_days())
-
-
-@shared_task(name="accounting.price_round_decisions", ignore_result=True)
-def price_round_decisions(round_id: int) -> None:
-    """The cost of the decisions played in a round (settled, corrected or voided)."""
-    from tables.accounting.decisions import decisions_price
-
-    decisions_price(round_id)

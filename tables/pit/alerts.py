@@ -881,6 +881,19 @@ def excluded_player_alert_raise(*, player_id: int, table_id: int, seat: int, sta
     )
 
 
+def aml_winnings_raise(*, round_id: int) -> list[Alert]:
+    """After a round is settled or corrected: each rated player it counts for whose winnings
+    over the gaming day may now cross the identity threshold (France)."""
+    from tables.ratings.aml_log import rated_in_round
+
+    raised = []
+    for player_id, table_id, at in rated_in_round(round_id):
+        alert = aml_identity_alert_raise(player_id=player_id, table_id=table_id, at=at)
+        if alert is not None:
+            raised.append(alert)
+    return raised
+
+
 def aml_identity_alert_raise(*, player_id: int, table_id: int, at: dt.datetime):
     """A cash buy-in, or a round won (France: winnings per séance), took a player over an
     anti-money-laundering threshold that needs their identity, and none is on file: the pit is

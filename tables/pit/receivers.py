@@ -32,20 +32,30 @@ def _logged(fn):
     return run
 
 
+# A round's news is told by a worker (tables.tasks.tell, acknowledged late): the checks that
+# follow a dealer's step run there, each a receiver of its own, so that one failing keeps no
+# other from its turn. Each raises its alert once, by key, however often it runs.
+
+
 @receiver(tables_events.round_settled, dispatch_uid="pit.alerts.round_settled")
-@_logged
-def on_round_settled(*, round_id, **kwargs):
-    tasks.big_wins_check.delay_on_commit(round_id)
-    tasks.ghost_ratings_check.delay_on_commit(round_id)  # a rated seat with no wager
-    tasks.aml_winnings_check.delay_on_commit(round_id)  # a rated player's winnings (France)
-
-
 @receiver(tables_events.round_corrected, dispatch_uid="pit.alerts.round_corrected")
 @_logged
-def on_round_corrected(*, round_id, **kwargs):
+def check_big_wins(*, round_id, **kwargs):
     # A correction may turn a seat's result into a big win, or a player's day's winnings.
-    tasks.big_wins_check.delay_on_commit(round_id)
-    tasks.aml_winnings_check.delay_on_commit(round_id)
+    alerts.big_wins_raise(round_id=round_id)
+
+
+@receiver(tables_events.round_settled, dispatch_uid="pit.alerts.ghost_ratings")
+@_logged
+def check_ghost_ratings(*, round_id, **kwargs):
+    alerts.ghost_ratings_raise(round_id=round_id)  # a rated seat with no wager
+
+
+@receiver(tables_events.round_settled, dispatch_uid="pit.alerts.aml_winnings.settled")
+@receiver(tables_events.round_corrected, dispatch_uid="pit.alerts.aml_winnings.corrected")
+@_logged
+def check_aml_winnings(*, round_id, **kwargs):
+    alerts.aml_winnings_raise(round_id=round_id)  # a rated player's winnings (France)
 
 
 @receiver(tables_events.correction_requested, dispatch_uid="pit.correction_requested")
@@ -59,14 +69,14 @@ def on_correction_requested(*, round_id, **kwargs):
 @receiver(tables_events.void_requested, dispatch_uid="pit.alerts.void_requested")
 @_logged
 def on_void_requested(*, round_id, **kwargs):
-    tasks.void_request_alert.delay_on_commit(round_id)
+    alerts.void_request_alert_raise(round_id=round_id)
 
 
 @receiver(tables_events.void_decided, dispatch_uid="pit.alerts.void_decided")
 @_logged
 def on_void_decided(*, round_id, approved, **kwargs):
     if approved:
-        tasks.many_voids_check.delay_on_commit(round_id)
+        alerts.many_voids_raise(round_id=round_id)
 
 
 @receiver(jackpot_events.hit_recorded, dispatch_uid="pit.alerts.hit_recorded")

@@ -238,15 +238,16 @@ def test_the_checks_queries_do_not_grow_with_the_open_tables(
 def test_a_settled_round_without_a_big_win_costs_the_receivers_three_queries(
     felt, table, django_assert_num_queries, django_capture_on_commit_callbacks
 ):
-    """They run on a worker after the settlement's commit (in the dealer's request when no
-    broker takes them): kept small."""
+    """They run on a worker after the settlement's commit, where its news is told (in the
+    dealer's request when no broker takes it): kept small."""
     from tables.pit import receivers
 
     round_id = deal_to(felt, "settled")["id"]
     # The round with its table's own threshold, the property's thresholds, the seats' nets;
     # the table's open ratings (a ghost rating: tables.ratings.signals); the ratings open over
     # the round (a rated player's winnings: tables.ratings.aml_log.rated_in_round).
+    checks = (receivers.check_big_wins, receivers.check_ghost_ratings, receivers.check_aml_winnings)
     with django_assert_num_queries(5), django_capture_on_commit_callbacks(execute=True):
-        # The signal comes after the settlement's commit: the task is handed over at once.
-        receivers.on_round_settled(sender=None, round_id=round_id)
+        for check in checks:  # as tables.tasks.tell sends the news
+            check(sender=None, round_id=round_id)
     assert not Alert.objects.exists()

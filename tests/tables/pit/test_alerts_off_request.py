@@ -1,12 +1,14 @@
 """The alerts a dealer's step raises after its commit (a declared void, too many voids, a
-progressive hit) are raised by a worker, off the dealer's request; with no broker to take the
-task, in the request as before. A redelivered task raises nothing twice."""
+progressive hit) are raised by a worker, off the dealer's request (a round's where its news is
+told, tables.tasks.tell); with no broker to take the task, in the request as before. A
+redelivered task raises nothing twice."""
 
 import pytest
 from kombu.exceptions import OperationalError
 
 from jackpot import events as jackpot_events
-from tables.pit import tasks
+from tables import tasks as tables_tasks
+from tables.pit import alerts, tasks
 from tables.pit.models import Alert
 from tests.tables.rounds.conftest import SUPERVISOR_PIN, deal_to
 
@@ -21,38 +23,49 @@ def declare_void(felt):
     return felt.step("irregularity_declared", irregularity="preflop_card_exposed")
 
 
-def test_a_declared_void_queues_its_alert_and_the_worker_raises_it(felt, committed, monkeypatch):
+def queue_the_news(monkeypatch):
     queued = []
-    monkeypatch.setattr(tasks.void_request_alert, "delay", lambda round_id: queued.append(round_id))
+    monkeypatch.setattr(
+        tables_tasks.tell, "delay", lambda news, kwargs: queued.append((news, kwargs))
+    )
+    return queued
+
+
+def test_a_declared_void_queues_its_alert_and_the_worker_raises_it(felt, committed, monkeypatch):
+    queued = queue_the_news(monkeypatch)
     with committed():
         round_id = declare_void(felt)["id"]
-    assert queued == [round_id]
+    assert queued == [("void_requested", {"round_id": round_id})]
     assert not Alert.objects.filter(kind=Alert.Kind.VOID_REQUESTED).exists()  # not in the request
-    assert tasks.void_request_alert(round_id) == 1  # the worker's run
+    tables_tasks.tell(*queued[0])  # the worker's run
     assert Alert.objects.filter(kind=Alert.Kind.VOID_REQUESTED).count() == 1
-    assert tasks.void_request_alert(round_id) == 0  # redelivered: nothing twice
+    tables_tasks.tell(*queued[0])  # redelivered: nothing twice
+    assert Alert.objects.filter(kind=Alert.Kind.VOID_REQUESTED).count() == 1
 
 
 def test_with_no_broker_the_void_alert_is_raised_in_the_request(felt, committed, monkeypatch):
-    def broker_down(round_id):
+    def broker_down(news, kwargs):
         raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
-    monkeypatch.setattr(tasks.void_request_alert, "delay", broker_down)
+    monkeypatch.setattr(tables_tasks.tell, "delay", broker_down)
     with committed():
         declare_void(felt)
     assert Alert.objects.filter(kind=Alert.Kind.VOID_REQUESTED).count() == 1
 
 
 def test_an_approved_void_queues_the_too_many_voids_check(felt, supervisor, committed, monkeypatch):
-    queued = []
-    monkeypatch.setattr(tasks.many_voids_check, "delay", lambda round_id: queued.append(round_id))
+    queued = queue_the_news(monkeypatch)
     with committed():
         round_id = declare_void(felt)["id"]
         felt.step(
             "void_approved",
             supervisor={"employee_number": supervisor.employee_number, "pin": SUPERVISOR_PIN},
         )
-    assert queued == [round_id]
+    assert ("void_decided", {"round_id": round_id, "approved": True}) in queued
+    calls = []
+    monkeypatch.setattr(alerts, "many_voids_raise", lambda round_id: calls.append(round_id))
+    tables_tasks.tell("void_decided", {"round_id": round_id, "approved": True})  # the worker's run
+    assert calls == [round_id]
 
 
 def test_a_recorded_hit_queues_its_alert(transactional_db, monkeypatch):
