@@ -9,7 +9,7 @@ commit, one `publish_meter`, which reads the bank's committed row: the last publ
 change carries the committed value, and a display drops a message older than one it applied
 (`seq`), so a burst of publishes never shows an older meter.
 
-Sending from sync code and after commit is casino.live's (one publish loop per process).
+Sending from sync code and after commit is casino.live's.
 """
 
 import datetime as dt
