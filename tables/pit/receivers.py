@@ -41,8 +41,7 @@ def _logged(fn):
 @receiver(tables_events.round_corrected, dispatch_uid="pit.alerts.round_corrected")
 @_logged
 def check_big_wins(*, round_id, **kwargs):
-    # A correction may turn a seat's result into a big win, or a player's day's winnings.
-    alerts.big_wins_raise(round_id=round_id)
+    alerts.big_wins_raise(round_id=round_id)  # a correction may turn a result into one
 
 
 @receiver(tables_events.round_settled, dispatch_uid="pit.alerts.ghost_ratings")
@@ -55,7 +54,8 @@ def check_ghost_ratings(*, round_id, **kwargs):
 @receiver(tables_events.round_corrected, dispatch_uid="pit.alerts.aml_winnings.corrected")
 @_logged
 def check_aml_winnings(*, round_id, **kwargs):
-    alerts.aml_winnings_raise(round_id=round_id)  # a rated player's winnings (France)
+    # A rated player's winnings over the gaming day (France), a correction's too.
+    alerts.aml_winnings_raise(round_id=round_id)
 
 
 @receiver(tables_events.correction_requested, dispatch_uid="pit.correction_requested")
