@@ -1,23 +1,16 @@
 """The accounting's listeners to the tables' signals: a round settled, corrected or voided has
-its decisions priced again where its news is told, by a worker after commit (tables.tasks.tell),
-off the dealer's request."""
-
-import logging
+its decisions priced again where its news is told, by a worker after commit (tables.tasks.tell,
+which logs a listener's failure and lets the others run), off the dealer's request."""
 
 from django.dispatch import receiver
 
 from tables import events
 
-log = logging.getLogger(__name__)
-
 
 def _price(round_id) -> None:
     from tables.accounting.decisions import decisions_price
 
-    try:
-        decisions_price(round_id)
-    except Exception:  # the round is settled whatever happens here: log, never raise
-        log.exception("pricing the decisions of round %s failed", round_id)
+    decisions_price(round_id)
 
 
 @receiver(events.round_settled, dispatch_uid="accounting.decisions.round_settled")
