@@ -99,6 +99,8 @@ MIDDLEWARE = [
     "casino.middleware.ServerTimingMiddleware",
     "casino.signin.RequestOriginMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Near the top, so that every answer carries the header, those a middleware below makes too.
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -114,7 +116,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "casino.middleware.SharedTabletSessionMiddleware",
     "casino.middleware.TemporarySecretMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"

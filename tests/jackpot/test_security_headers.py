@@ -52,6 +52,19 @@ def test_an_anonymous_public_answer_keeps_its_own_caching(client, casino_propert
     assert response.status_code == 200 and "Content-Security-Policy" in response
 
 
+def test_no_answer_may_be_framed_not_even_one_a_middleware_makes(client, manager):
+    """X-Frame-Options on a page and on the redirect that a temporary password forces
+    (casino.middleware.TemporarySecretMiddleware answers before any view)."""
+    client.force_login(manager)
+    page = client.get(reverse("jackpot:displays"))
+    assert page.status_code == 200 and page["X-Frame-Options"] == "DENY"
+    type(manager).objects.filter(pk=manager.pk).update(password_is_temporary=True)
+    forced = client.get(reverse("jackpot:displays"))
+    assert forced.status_code == 302
+    assert forced["Location"].startswith(reverse("casino:change_secrets"))
+    assert forced["X-Frame-Options"] == "DENY"
+
+
 def test_a_request_body_over_the_limit_is_refused_before_it_is_read(client, casino_property):
     body = "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)
     response = client.post("/login/", {"username": "a", "password": body})
