@@ -1,6 +1,6 @@
-"""Content-Security-Policy, no-store on sign-in and personal pages, request size limits
-(issue 11 item 7). They are the house's, not only the jackpot's; they live here because the
-displays engineer owns them (casino/settings.py, casino/middleware.py)."""
+"""Content-Security-Policy, X-Frame-Options, no-store on sign-in and personal pages, request
+size limits (issue 11 item 7). They are the house's, not only the jackpot's; they live here
+because the displays engineer owns them (casino/settings.py, casino/middleware.py)."""
 
 import re
 from pathlib import Path
