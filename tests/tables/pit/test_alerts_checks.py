@@ -235,7 +235,7 @@ def test_the_checks_queries_do_not_grow_with_the_open_tables(
         alerts_check(at=soon)
 
 
-def test_a_settled_round_without_a_big_win_costs_the_receivers_three_queries(
+def test_a_settled_round_without_a_big_win_costs_the_receivers_five_queries(
     felt, table, django_assert_num_queries, django_capture_on_commit_callbacks
 ):
     """They run on a worker after the settlement's commit, where its news is told (in the
