@@ -8,6 +8,7 @@ from tables import events
 
 
 def _price(round_id) -> None:
+    # Imported here, not at the top: the pricing loads numpy, which no process needs at start.
     from tables.accounting.decisions import decisions_price
 
     decisions_price(round_id)
