@@ -5,26 +5,20 @@ which logs a listener's failure and lets the others run), off the dealer's reque
 from django.dispatch import receiver
 
 from tables import events
-
-
-def _price(round_id) -> None:
-    # Imported here, not at the top: the pricing loads numpy, which no process needs at start.
-    from tables.accounting.decisions import decisions_price
-
-    decisions_price(round_id)
+from tables.accounting.decisions import decisions_price
 
 
 @receiver(events.round_settled, dispatch_uid="accounting.decisions.round_settled")
 def on_round_settled(*, round_id, **kwargs):
-    _price(round_id)
+    decisions_price(round_id)
 
 
 @receiver(events.round_corrected, dispatch_uid="accounting.decisions.round_corrected")
 def on_round_corrected(*, round_id, **kwargs):
-    _price(round_id)
+    decisions_price(round_id)
 
 
 @receiver(events.void_decided, dispatch_uid="accounting.decisions.void_decided")
 def on_void_decided(*, round_id, approved, **kwargs):
     if approved:
-        _price(round_id)
+        decisions_price(round_id)
