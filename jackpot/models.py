@@ -509,6 +509,12 @@ class ParameterChange(models.Model):
         APPLIED = "applied", _("applied")
         REJECTED = "rejected", _("rejected")
 
+    # Approved, it waits for the next top-level hit and may still be rejected meanwhile.
+    ALLOWED = {  # casino.transitions
+        State.REQUESTED: {State.APPROVED, State.REJECTED},
+        State.APPROVED: {State.APPLIED, State.REJECTED},
+    }
+
     bank = models.ForeignKey(
         Bank, verbose_name=_("bank"), on_delete=models.PROTECT, related_name="parameter_changes"
     )
@@ -578,6 +584,8 @@ class AdjustmentRequest(models.Model):
         REQUESTED = "requested", _("waiting for a second manager")
         APPROVED = "approved", _("approved")
         REJECTED = "rejected", _("rejected")
+
+    ALLOWED = {State.REQUESTED: {State.APPROVED, State.REJECTED}}  # casino.transitions
 
     bank = models.ForeignKey(
         Bank, verbose_name=_("bank"), on_delete=models.PROTECT, related_name="adjustments"

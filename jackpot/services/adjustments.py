@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit
 from casino.roles import Role
+from casino.transitions import TransitionRefused, move
 from jackpot.errors import AdjustmentClosed, AdjustmentNotFound, InvalidAdjustment
 from jackpot.models import AdjustmentRequest, Bank, MeterEntry
 from jackpot.services._base import require_role, require_two_people
@@ -54,7 +55,9 @@ def adjustment_request(
     return asked
 
 
-def _open_for_update(adjustment_id) -> AdjustmentRequest:
+def _decide(adjustment_id, to, **stamps) -> tuple[AdjustmentRequest, list[str]]:
+    """The adjustment, locked and moved to `to` with `stamps` (the caller saves the fields
+    returned)."""
     asked = (
         AdjustmentRequest.objects.select_for_update(of=("self",))
         .select_related("requested_by")
@@ -63,12 +66,13 @@ def _open_for_update(adjustment_id) -> AdjustmentRequest:
     )
     if asked is None:
         raise AdjustmentNotFound(_("There is no meter adjustment #%(id)s.") % {"id": adjustment_id})
-    if asked.state != AdjustmentRequest.State.REQUESTED:
+    try:
+        return asked, move(asked, to, **stamps)
+    except TransitionRefused:
         raise AdjustmentClosed(
             _("Meter adjustment #%(id)s is %(state)s: it cannot be decided again.")
             % {"id": asked.pk, "state": asked.get_state_display()}
-        )
-    return asked
+        ) from None
 
 
 def adjustment_approve(*, adjustment_id: int, manager) -> MeterEntry:
@@ -84,23 +88,29 @@ def adjustment_approve(*, adjustment_id: int, manager) -> MeterEntry:
             subject=probe,
         )
     with transaction.atomic():
-        asked = _open_for_update(adjustment_id)
-        entry = bank_adjust_approved(adjustment=asked, approved_by=manager)
-        asked.state = AdjustmentRequest.State.APPROVED
-        asked.decided_by, asked.decided_at, asked.entry = manager, timezone.now(), entry
-        asked.save(update_fields=["state", "decided_by", "decided_at", "entry"])
-    return entry
+        asked, changed = _decide(
+            adjustment_id,
+            AdjustmentRequest.State.APPROVED,
+            decided_by=manager,
+            decided_at=timezone.now(),
+        )
+        asked.entry = bank_adjust_approved(adjustment=asked, approved_by=manager)
+        asked.save(update_fields=[*changed, "entry"])
+    return asked.entry
 
 
 def adjustment_reject(*, adjustment_id: int, manager, reason: str = "") -> AdjustmentRequest:
     """Any manager rejects a waiting adjustment (or the one who asked withdraws it)."""
     require_role(manager, Role.MANAGER)
     with transaction.atomic():
-        asked = _open_for_update(adjustment_id)
-        asked.state = AdjustmentRequest.State.REJECTED
-        asked.decided_by, asked.decided_at = manager, timezone.now()
-        asked.reject_reason = str(reason or "").strip()[:200]
-        asked.save(update_fields=["state", "decided_by", "decided_at", "reject_reason"])
+        asked, changed = _decide(
+            adjustment_id,
+            AdjustmentRequest.State.REJECTED,
+            decided_by=manager,
+            decided_at=timezone.now(),
+            reject_reason=str(reason or "").strip()[:200],
+        )
+        asked.save(update_fields=changed)
         audit(
             actor=manager,
             code="jackpot.adjustment.rejected",

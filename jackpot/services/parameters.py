@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino.audit import audit
 from casino.roles import Role
+from casino.transitions import TransitionRefused, move
 from jackpot import feed
 from jackpot.errors import (
     InvalidParameters,
@@ -161,10 +162,10 @@ def apply_pending_change(bank: Bank, *, actor=None, hit: Hit | None = None, stri
             )
     change.before = bank.parameters()
     changed = apply_parameters(bank, change.params)
-    change.state = ParameterChange.State.APPLIED
-    change.applied_at = timezone.now()
-    change.applied_after_hit = hit
-    change.save(update_fields=["before", "state", "applied_at", "applied_after_hit"])
+    applied = move(
+        change, ParameterChange.State.APPLIED, applied_at=timezone.now(), applied_after_hit=hit
+    )
+    change.save(update_fields=["before", *applied])
     bank.save(update_fields=list(PARAMETER_FIELDS))
     audit(
         actor=actor,
@@ -238,14 +239,19 @@ def parameter_change_approve(*, change_id: int, manager) -> ParameterChange:
         )
     with transaction.atomic():
         bank, change = _change_for_update(change_id)
-        if change.state != ParameterChange.State.REQUESTED:
+        try:
+            changed = move(
+                change,
+                ParameterChange.State.APPROVED,
+                approved_by=manager,
+                approved_at=timezone.now(),
+            )
+        except TransitionRefused:
             raise ParameterChangeClosed(
                 _("Parameter change #%(id)s is %(state)s: it cannot be approved.")
                 % {"id": change.pk, "state": change.get_state_display()}
-            )
-        change.state = ParameterChange.State.APPROVED
-        change.approved_by, change.approved_at = manager, timezone.now()
-        change.save(update_fields=["state", "approved_by", "approved_at"])
+            ) from None
+        change.save(update_fields=changed)
         audit(
             actor=manager,
             code="jackpot.parameters.approved",
@@ -264,15 +270,20 @@ def parameter_change_reject(*, change_id: int, manager, reason: str = "") -> Par
     require_role(manager, Role.MANAGER)
     with transaction.atomic():
         bank, change = _change_for_update(change_id)
-        if change.state not in _OPEN_STATES:
+        try:
+            changed = move(
+                change,
+                ParameterChange.State.REJECTED,
+                rejected_by=manager,
+                rejected_at=timezone.now(),
+                reject_reason=reason.strip()[:200],
+            )
+        except TransitionRefused:
             raise ParameterChangeClosed(
                 _("Parameter change #%(id)s is %(state)s: it cannot be rejected.")
                 % {"id": change.pk, "state": change.get_state_display()}
-            )
-        change.state = ParameterChange.State.REJECTED
-        change.rejected_by, change.rejected_at = manager, timezone.now()
-        change.reject_reason = reason.strip()[:200]
-        change.save(update_fields=["state", "rejected_by", "rejected_at", "reject_reason"])
+            ) from None
+        change.save(update_fields=changed)
         audit(
             actor=manager,
             code="jackpot.parameters.rejected",

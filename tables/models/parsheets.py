@@ -21,6 +21,15 @@ class BaseGameSheet(models.Model):
         DONE = "done", _("computed")
         FAILED = "failed", _("failed")
 
+    # A failed sheet is queued again when asked; a computed one when it lacks the flop's
+    # values (tables.services.parsheets).
+    ALLOWED = {  # casino.transitions
+        Status.QUEUED: {Status.RUNNING},
+        Status.RUNNING: {Status.DONE, Status.FAILED},
+        Status.FAILED: {Status.QUEUED},
+        Status.DONE: {Status.QUEUED},
+    }
+
     rules_key = models.CharField(_("base-game rules"), max_length=2000, unique=True)
     status = models.CharField(
         _("status"), max_length=8, choices=Status.choices, default=Status.QUEUED

@@ -237,6 +237,8 @@ class CorrectionRequest(models.Model):
         APPROVED = "approved", _("approved")
         REJECTED = "rejected", _("rejected")
 
+    ALLOWED = {State.REQUESTED: {State.APPROVED, State.REJECTED}}  # casino.transitions
+
     round = models.ForeignKey(
         Round, verbose_name=_("round"), on_delete=models.PROTECT, related_name="correction_requests"
     )

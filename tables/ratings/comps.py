@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from casino.audit import audit
 from casino.errors import CasinoError, IllegalTransition, NotFound, RoleRequired, TwoPeopleRequired
 from casino.roles import Role, has_role, require_role, role_names
+from casino.transitions import TransitionRefused, move
 from tables.ratings.figures import figures
 from tables.ratings.models import Comp, CompSettings, Player, Rating
 
@@ -167,12 +168,21 @@ def _decide(*, staff, comp_id: int, note: str, approve: bool) -> Comp:
         )
         if comp is None:
             raise NotFound(_("There is no comp #%(id)s.") % {"id": comp_id})
-        if comp.status != Comp.AWAITING:
+        try:
+            changed = move(
+                comp,
+                Comp.GRANTED if approve else Comp.DECLINED,
+                field="status",
+                decided_by=staff,
+                decided_at=timezone.now(),
+                decision_note=note,
+            )
+        except TransitionRefused:
             raise IllegalTransition(
                 _("This comp is %(status)s: only a comp awaiting approval is decided.")
                 % {"status": comp.get_status_display()},
                 code="comp_not_awaiting",
-            )
+            ) from None
         if comp.issued_by_id == staff.pk:
             raise TwoPeopleRequired(
                 _("Whoever issued a comp does not approve it: another manager does."),
@@ -183,9 +193,7 @@ def _decide(*, staff, comp_id: int, note: str, approve: bool) -> Comp:
                 _("Nobody approves a comp on their own rating: another manager does."),
                 code="own_comp",
             )
-        comp.status = Comp.GRANTED if approve else Comp.DECLINED
-        comp.decided_by, comp.decided_at, comp.decision_note = staff, timezone.now(), note
-        comp.save(update_fields=["status", "decided_by", "decided_at", "decision_note"])
+        comp.save(update_fields=changed)
         audit(
             actor=staff,
             code="ratings.comp.approved" if approve else "ratings.comp.declined",

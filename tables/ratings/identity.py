@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 from casino.audit import audit
 from casino.errors import CasinoError, IllegalTransition
 from casino.roles import Role, require_role
+from casino.transitions import TransitionRefused, move
 from tables.ratings.models import Player, PlayerIdentity
 from tables.ratings.players import IDENTITY_READERS, _clean, _refuse_erased, player_get
 
@@ -93,15 +94,16 @@ def player_status_set(*, officer, player_id: int, status: str, reason: str) -> P
     with transaction.atomic():
         player = player_get(player_id, for_update=True)
         _refuse_erased(player)
-        if player.status == status:
+        before = player.status
+        try:
+            changed = move(player, status, field="status")
+        except TransitionRefused:  # every other status is allowed (Player.ALLOWED)
             raise IllegalTransition(
                 _("The player's status is already %(status)s.")
                 % {"status": player.get_status_display()},
                 code="status_unchanged",
-            )
-        before = player.status
-        player.status = status
-        player.save(update_fields=["status"])
+            ) from None
+        player.save(update_fields=changed)
         audit(
             actor=officer,
             code="player.status.changed",

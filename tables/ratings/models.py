@@ -18,6 +18,12 @@ class Player(models.Model):
         (BARRED, _("barred")),
         (SELF_EXCLUDED, _("self-excluded")),
     ]
+    # Compliance moves a player between any two of them (casino.transitions).
+    ALLOWED = {
+        ACTIVE: {BARRED, SELF_EXCLUDED},
+        BARRED: {ACTIVE, SELF_EXCLUDED},
+        SELF_EXCLUDED: {ACTIVE, BARRED},
+    }
 
     property = models.ForeignKey(
         "casino.Property",
@@ -385,6 +391,8 @@ class Comp(models.Model):
         (AWAITING, _("awaiting approval")),
         (DECLINED, _("declined")),
     ]
+    # Issued granted (within the issuer's limit) or awaiting; only an awaiting one is decided.
+    ALLOWED = {AWAITING: {GRANTED, DECLINED}}  # casino.transitions
 
     rating = models.ForeignKey(
         Rating, verbose_name=_("rating"), on_delete=models.PROTECT, related_name="comps"

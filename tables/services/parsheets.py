@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from casino.audit import audit
 from casino.roles import Role
+from casino.transitions import TransitionRefused, move
 from tables.models import BaseGameSheet, BaseGameValues, RuleSet
 from tables.parsheet import Deck, analyse, base_game_key
 from tables.rules.errors import RulesError
@@ -43,13 +44,18 @@ def parsheet_request(*, ruleset_id: int, manager) -> BaseGameSheet:
         sheet, created = BaseGameSheet.objects.select_for_update().get_or_create(
             rules_key=key, defaults={"requested_by": manager}
         )
-        if not created and sheet.status != BaseGameSheet.Status.FAILED:
-            return sheet
-        sheet.status = BaseGameSheet.Status.QUEUED
-        sheet.progress_permille = 0
-        sheet.error = ""
-        sheet.requested_by = manager
-        sheet.save()
+        if not created:
+            if sheet.status != BaseGameSheet.Status.FAILED:
+                return sheet  # computed or under way
+            again = move(
+                sheet,
+                BaseGameSheet.Status.QUEUED,
+                field="status",
+                progress_permille=0,
+                error="",
+                requested_by=manager,
+            )
+            sheet.save(update_fields=again)
         audit(
             actor=manager,
             code="tables.parsheet.requested",
@@ -92,9 +98,8 @@ def parsheet_queue_missing() -> list[BaseGameSheet]:
         for sheet in BaseGameSheet.objects.select_for_update(of=("self",)).filter(
             status=BaseGameSheet.Status.DONE, values__isnull=True
         ):
-            sheet.status = BaseGameSheet.Status.QUEUED
-            sheet.progress_permille = 0
-            sheet.save(update_fields=["status", "progress_permille"])
+            again = move(sheet, BaseGameSheet.Status.QUEUED, field="status", progress_permille=0)
+            sheet.save(update_fields=again)
             audit(
                 actor=None,
                 code="tables.parsheet.requested",
@@ -109,10 +114,11 @@ def parsheet_compute(*, sheet_id: int, deck: Deck | None = None) -> BaseGameShee
     """Compute a queued sheet (`deck`: a reduced deck, for the tests' sake of time)."""
     with transaction.atomic():
         sheet = get_locked(BaseGameSheet, sheet_id)
-        if sheet.status != BaseGameSheet.Status.QUEUED:
+        try:
+            started = move(sheet, BaseGameSheet.Status.RUNNING, field="status")
+        except TransitionRefused:
             return sheet  # done, failed, or taken by another worker
-        sheet.status = BaseGameSheet.Status.RUNNING
-        sheet.save(update_fields=["status"])
+        sheet.save(update_fields=started)
     rules = parse_rules(_rules_of(sheet.rules_key))
     shown = [-1, 0.0]
 
@@ -129,9 +135,15 @@ def parsheet_compute(*, sheet_id: int, deck: Deck | None = None) -> BaseGameShee
     except Exception as exc:
         log.exception("the par sheet %s failed", sheet_id)
         with transaction.atomic():
-            BaseGameSheet.objects.filter(pk=sheet_id).update(
-                status=BaseGameSheet.Status.FAILED, error=repr(exc), finished_at=timezone.now()
+            sheet = get_locked(BaseGameSheet, sheet_id)
+            failed = move(
+                sheet,
+                BaseGameSheet.Status.FAILED,
+                field="status",
+                error=repr(exc),
+                finished_at=timezone.now(),
             )
+            sheet.save(update_fields=failed)
             audit(
                 actor=None,
                 code="tables.parsheet.failed",
@@ -141,14 +153,18 @@ def parsheet_compute(*, sheet_id: int, deck: Deck | None = None) -> BaseGameShee
         raise
     with transaction.atomic():
         sheet = get_locked(BaseGameSheet, sheet_id)
-        sheet.status = BaseGameSheet.Status.DONE
-        sheet.progress_permille = 1000
-        sheet.house_edge = str(result.house_edge)
-        sheet.element_of_risk = str(result.element_of_risk)
-        sheet.sheet = result.to_json()
-        sheet.seconds = result.seconds
-        sheet.finished_at = timezone.now()
-        sheet.save()
+        done = move(
+            sheet,
+            BaseGameSheet.Status.DONE,
+            field="status",
+            progress_permille=1000,
+            house_edge=str(result.house_edge),
+            element_of_risk=str(result.element_of_risk),
+            sheet=result.to_json(),
+            seconds=result.seconds,
+            finished_at=timezone.now(),
+        )
+        sheet.save(update_fields=done)
         flop = result.flop_values.to_bytes()
         BaseGameValues.objects.update_or_create(
             sheet=sheet, defaults={"flop": flop, "size_bytes": len(flop)}

@@ -1,10 +1,13 @@
 """The cross-cutting helpers every app uses (issue 24, 4): a state change, an amount typed, an
 id asked for, a hash chain walked."""
 
+import ast
 import datetime as dt
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from django.apps import apps
 
 from casino import chains
 from casino.ids import MAX_ID, db_id
@@ -98,6 +101,67 @@ def test_a_state_kept_as_a_stamp_is_moved_by_the_stamp():
     assert binding.state == DeviceBinding.State.REVOKED
     with pytest.raises(TransitionRefused):
         move(binding, DeviceBinding.State.REVOKED, revoked_at=at)
+
+
+ROOT = Path(__file__).parents[2]
+STATE_FIELDS = ("state", "status")
+
+
+def stateful_models():
+    """Our models with a state kept as one of its choices."""
+    for model in apps.get_models():
+        if not model.__module__.startswith(("casino.", "tables.", "jackpot.")):
+            continue
+        for field in model._meta.concrete_fields:
+            if field.name in STATE_FIELDS and field.choices:
+                yield model, field
+
+
+@pytest.mark.parametrize(
+    "model, field", list(stateful_models()), ids=lambda v: getattr(v, "__name__", "")
+)
+def test_every_record_with_a_state_lists_the_moves_it_allows(model, field):
+    choices = {str(value) for value, _label in field.flatchoices}
+    allowed = getattr(model, "ALLOWED", None)
+    assert allowed, f"{model.__name__} has a {field.name} but no ALLOWED for casino.transitions"
+    for was, to in allowed.items():
+        assert {str(was), *map(str, to)} <= choices, (model.__name__, was, to)
+
+
+# Assignments to a `state` or `status` that are not a record's choice.
+NOT_A_RECORDS_STATE = {
+    "tables/services/rounds/state.py": "a round's state is the engine's, replayed from events",
+    "jackpot/consumers.py": "a display socket's copy of its bank's status",
+}
+
+
+def state_writes(path: Path):
+    """(line, code) of each `x.state = ...` / `x.status = ...` and `.update(state=...)`."""
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for part in ast.walk(target):
+                    if isinstance(part, ast.Attribute) and part.attr in STATE_FIELDS:
+                        yield node.lineno, ast.unparse(node)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr in ("update", "bulk_update") and any(
+                k.arg in STATE_FIELDS for k in node.keywords
+            ):
+                yield node.lineno, ast.unparse(node)
+
+
+def test_a_state_changes_only_through_move():
+    found = []
+    for app in ("casino", "tables", "jackpot"):
+        for path in sorted((ROOT / app).rglob("*.py")):
+            name = path.relative_to(ROOT).as_posix()
+            if "migrations" in path.parts or name in NOT_A_RECORDS_STATE:
+                continue
+            if name == "casino/transitions.py":
+                continue
+            found += [f"{name}:{line}: {code}" for line, code in state_writes(path)]
+    assert found == [], "a state set by hand, not by casino.transitions.move:\n" + "\n".join(found)
 
 
 KEY = "k" * 32

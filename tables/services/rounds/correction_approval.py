@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from casino.audit import audit
 from casino.models import Staff
 from casino.roles import Role, has_role
+from casino.transitions import TransitionRefused, move
 from tables import live
 from tables.errors import IllegalTransition, NotFound
 from tables.models import CorrectionRequest
@@ -41,6 +42,13 @@ def _closed(asked: CorrectionRequest) -> IllegalTransition:
     )
 
 
+def _decide(asked: CorrectionRequest, to, **stamps) -> list[str]:
+    try:
+        return move(asked, to, **stamps)
+    except TransitionRefused:
+        raise _closed(asked) from None
+
+
 def round_correction_approve(*, request_id: int, approver: Staff, pin) -> CorrectionRequest:
     """The second person approves a waiting correction, signed in as themselves and with
     their PIN typed again: a supervisor or a manager who is neither the requester nor anyone
@@ -64,11 +72,12 @@ def round_correction_approve(*, request_id: int, approver: Staff, pin) -> Correc
     with transaction.atomic():
         round_ = round_relock(probe)
         asked = CorrectionRequest.objects.select_for_update().get(pk=asked.pk)
-        if asked.state != CorrectionRequest.State.REQUESTED:
-            raise _closed(asked)
-        rows = compensation(round_, asked.output)
         at = timezone.now()
-        correction = correction_write(
+        changed = _decide(
+            asked, CorrectionRequest.State.APPROVED, decided_by=second.staff, decided_at=at
+        )
+        rows = compensation(round_, asked.output)
+        asked.correction = correction_write(
             round_,
             key=asked.key,
             reason=asked.reason,
@@ -80,11 +89,9 @@ def round_correction_approve(*, request_id: int, approver: Staff, pin) -> Correc
             at=at,
             asked_by=asked.requested_by,
         )
-        asked.state = CorrectionRequest.State.APPROVED
-        asked.decided_by, asked.decided_at, asked.correction = second.staff, at, correction
-        asked.save(update_fields=["state", "decided_by", "decided_at", "correction"])
+        asked.save(update_fields=[*changed, "correction"])
         live.announce_round(round_snapshot(round_))
-        announce_corrected(round_, correction)
+        announce_corrected(round_, asked.correction)
     return asked
 
 
@@ -97,12 +104,14 @@ def round_correction_reject(
     asked = _correction_request_read(request_id)
     with transaction.atomic():
         asked = CorrectionRequest.objects.select_for_update().get(pk=asked.pk)
-        if asked.state != CorrectionRequest.State.REQUESTED:
-            raise _closed(asked)
-        asked.state = CorrectionRequest.State.REJECTED
-        asked.decided_by, asked.decided_at = actor, timezone.now()
-        asked.reject_reason = str(reason or "").strip()[:200]
-        asked.save(update_fields=["state", "decided_by", "decided_at", "reject_reason"])
+        changed = _decide(
+            asked,
+            CorrectionRequest.State.REJECTED,
+            decided_by=actor,
+            decided_at=timezone.now(),
+            reject_reason=str(reason or "").strip()[:200],
+        )
+        asked.save(update_fields=changed)
         audit(
             actor=actor,
             code="tables.round.correction_rejected",
