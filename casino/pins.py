@@ -1,25 +1,12 @@
-"""PINs: quick tablet login and supervisor approval, with lockout (regulatory 5.1).
-
-Three wrong PINs in a row lock the PIN; the lock ends by itself after PIN_LOCKOUT_FIRST_SECONDS,
-and each further three wrong in a row lock it again for twice as long, up to
-PIN_LOCKOUT_MINUTES; a right PIN (or a supervisor's unlock) starts afresh. Nobody need come to
-lift a lock a guesser caused: it costs the floor a short wait, never a manager's visit
-(docs/operations/signin-and-throttling.md). Every failure, lock, refusal, unlock and approval
-is in the audit log.
+"""PINs: quick tablet login and supervisor approval, with a lockout that ends by itself and
+grows while the wrong tries go on, and approvals throttled like sign-ins (casino.signin). The
+policy and why: docs/operations/signin-and-throttling.md.
 
 Call `pin_verify` BEFORE opening your own transaction: a wrong PIN is committed (counted and
 audited) before the error is raised, which an outer transaction would roll back.
 
-An approval (`pin_verify` with a role) is also throttled like a sign-in (casino.signin): per
-source address, per tablet and house-wide, counted with the failed sign-ins, so that one PIN
-sprayed across many supervisor numbers is stopped after the source's limit, not after three
-tries per number. Past the limit every approval from there is refused at once ("wait N
-seconds", ApprovalThrottled, HTTP 429) without its PIN being looked at.
-
 `pin_approve` is `pin_verify` with a role for a service that records the approval itself, in
-the transaction of what is approved (`Approval.audit()`). A right PIN whose owner's record
-needs no change (no wrong try to forget, no older hash to replace) then costs one read and the
-hash, and no transaction of its own.
+the transaction of what is approved (`Approval.audit()`).
 """
 
 import datetime as dt

@@ -1,33 +1,11 @@
-"""Sign-in that resists guessing without letting a guesser stop the floor: throttling by
-source and by tablet with growing waits; one answer, in one time, whatever was wrong; sessions
-on shared tablets that end. The policy, its settings and why: docs/operations/
-signin-and-throttling.md.
+"""Sign-in that resists guessing without letting a guesser stop the floor: failed sign-ins and
+PIN approvals counted per source and per tablet in Django's cache (shared through Redis; the
+process's memory without it), blocks that double, an alert but never a block for the whole
+house, and one answer in one time whatever was wrong; sessions on shared tablets that end.
+The policy, its settings and why: docs/operations/signin-and-throttling.md.
 
-Throttling counts failed sign-ins (PIN, on the page or /api/login, or password) in Django's
-cache (Redis when REDIS_URL is set, so every worker shares the counts; the process's memory
-otherwise; the process's memory too while Redis does not answer, never a 500):
-
-- per source (the client's IP address) and per tablet (its binding cookie), within
-  SIGNIN_THROTTLE_WINDOW_SECONDS of the last failure;
-- at its limit a key is blocked for SIGNIN_THROTTLE_BLOCK_SECONDS, and each failure after a
-  block blocks it again for twice as long, up to SIGNIN_THROTTLE_MAX_BLOCK_SECONDS: every
-  sign-in from it is answered "wait N seconds" at once, without looking at the credential, so
-  a spray learns nothing more; each block is audited and announced to the pit
-  (`casino.events.signin_throttled`);
-- for the whole house there is no block (a guesser with a few addresses could otherwise refuse
-  every sign-in and approval in the house): SIGNIN_ALERT_TOTAL_FAILURES failures in the window
-  raise one alert to the pit, source "all".
-
-A refused sign-in answers with the same words whether the number is unknown, the PIN wrong or
-the account locked, after a whole multiple of SIGNIN_FAILURE_MIN_SECONDS (every path already
-hashes once; the rounding up hides what is left: audit writes, a lock, a loaded server).
-
-PIN approvals (a supervisor's PIN typed at a dealer's tablet: casino.pins.pin_verify with a
-role) are throttled the same way and counted with the sign-ins: otherwise one PIN tried
-against 200 supervisor numbers, each locking after 3 wrong tries, would be 200 guesses. The
-services that ask for an approval sit deep below the view and have no request; the request
-being served is remembered here (RequestOriginMiddleware, `current_origin`), so that its
-address and tablet are the ones counted.
+The services that ask for an approval have no request: the one being served is remembered here
+(RequestOriginMiddleware, `current_origin`), so that its address and tablet are counted.
 """
 
 import hashlib
