@@ -22,10 +22,10 @@ class BaseGameSheet(models.Model):
         FAILED = "failed", _("failed")
 
     # A failed sheet is queued again when asked; a computed one when it lacks the flop's
-    # values (tables.services.parsheets).
+    # values; a running one whose worker was lost (tables.services.parsheets).
     ALLOWED = {  # casino.transitions
         Status.QUEUED: {Status.RUNNING},
-        Status.RUNNING: {Status.DONE, Status.FAILED},
+        Status.RUNNING: {Status.DONE, Status.FAILED, Status.QUEUED},
         Status.FAILED: {Status.QUEUED},
         Status.DONE: {Status.QUEUED},
     }
@@ -34,6 +34,7 @@ class BaseGameSheet(models.Model):
     status = models.CharField(
         _("status"), max_length=8, choices=Status.choices, default=Status.QUEUED
     )
+    status_since = models.DateTimeField(_("status since"), null=True, blank=True)
     progress_permille = models.PositiveSmallIntegerField(_("progress (‰)"), default=0)
     house_edge = models.CharField(_("house edge per Ante (exact)"), max_length=200, blank=True)
     element_of_risk = models.CharField(_("element of risk (exact)"), max_length=200, blank=True)

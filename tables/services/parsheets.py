@@ -2,8 +2,8 @@
 
 `parsheet_request` finds or queues the sheet of the rule set's base game (audited) and hands
 the computation to a worker after commit; `parsheet_queue_missing` queues every version's
-that nobody asked for, and again those computed before the flop's values were kept (the
-periodic task); `parsheet_compute`, the task's body, runs the
+that nobody asked for, again those computed before the flop's values were kept, and those
+whose task or worker was lost (the periodic task); `parsheet_compute`, the task's body, runs the
 analysis outside any transaction (it takes minutes), writes its progress as it goes, and
 stores the exact figures and the whole sheet (with the flop's values apart, for the cost of
 the decisions played), or the failure.
@@ -11,10 +11,12 @@ the decisions played), or the failure.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import time
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from casino.audit import audit
@@ -27,6 +29,11 @@ from tables.rules.ruleset import parse_rules
 from tables.services._base import get_locked, require_role
 
 log = logging.getLogger(__name__)
+
+#: A sheet takes minutes (docs/benchmarks.md, "The par sheet"); queued or running this long,
+#: its task or its worker was lost (a broker down when it was asked for, a worker stopped
+#: during the run), and it is queued again.
+STALE = dt.timedelta(hours=1)
 
 #: How the passes share the progress bar: the tables are quick, each pass about half.
 _PHASES = {"tables": (0, 20), "values": (20, 510), "outcomes": (510, 1000)}
@@ -41,21 +48,12 @@ def parsheet_request(*, ruleset_id: int, manager) -> BaseGameSheet:
     with transaction.atomic():
         ruleset = get_locked(RuleSet, ruleset_id)
         key = base_game_key(parse_rules(ruleset.engine_rules()))
+        now = timezone.now()
         sheet, created = BaseGameSheet.objects.select_for_update().get_or_create(
-            rules_key=key, defaults={"requested_by": manager}
+            rules_key=key, defaults={"requested_by": manager, "status_since": now}
         )
-        if not created:
-            if sheet.status != BaseGameSheet.Status.FAILED:
-                return sheet  # computed or under way
-            again = move(
-                sheet,
-                BaseGameSheet.Status.QUEUED,
-                field="status",
-                progress_permille=0,
-                error="",
-                requested_by=manager,
-            )
-            sheet.save(update_fields=again)
+        if not created and not _queue_again(sheet, now=now, requested_by=manager):
+            return sheet  # computed, or under way
         audit(
             actor=manager,
             code="tables.parsheet.requested",
@@ -63,8 +61,26 @@ def parsheet_request(*, ruleset_id: int, manager) -> BaseGameSheet:
             data={"rules": key, "sheet": sheet.pk, "again": not created},
         )
         sheet_id = sheet.pk
-        transaction.on_commit(lambda: compute_parsheet.delay(sheet_id))
+        # Robust: a broker down leaves the sheet queued, taken again once STALE.
+        transaction.on_commit(lambda: compute_parsheet.delay(sheet_id), robust=True)
     return sheet
+
+
+def _queue_again(sheet: BaseGameSheet, *, now, **stamps) -> bool:
+    """Queue `sheet` again (saved) if it failed, or if it has been queued or running for
+    STALE; False, and nothing changed, otherwise (computed, or under way)."""
+    status = BaseGameSheet.Status
+    since = sheet.status_since or sheet.requested_at
+    if sheet.status == status.DONE or (sheet.status != status.FAILED and since > now - STALE):
+        return False
+    stamps.update(progress_permille=0, error="", status_since=now)
+    if sheet.status == status.QUEUED:  # its task was lost: queued as it is, from now
+        for name, value in stamps.items():
+            setattr(sheet, name, value)
+        sheet.save(update_fields=list(stamps))
+    else:
+        sheet.save(update_fields=move(sheet, status.QUEUED, field="status", **stamps))
+    return True
 
 
 def parsheet_queue_missing() -> list[BaseGameSheet]:
@@ -79,6 +95,7 @@ def parsheet_queue_missing() -> list[BaseGameSheet]:
             continue
         keys.setdefault(key, ruleset)
     queued = []
+    now = timezone.now()
     with transaction.atomic():
         known = set(
             BaseGameSheet.objects.filter(rules_key__in=keys).values_list("rules_key", flat=True)
@@ -86,7 +103,7 @@ def parsheet_queue_missing() -> list[BaseGameSheet]:
         for key, ruleset in keys.items():
             if key in known:
                 continue
-            sheet = BaseGameSheet.objects.create(rules_key=key)
+            sheet = BaseGameSheet.objects.create(rules_key=key, status_since=now)
             audit(
                 actor=None,
                 code="tables.parsheet.requested",
@@ -94,12 +111,22 @@ def parsheet_queue_missing() -> list[BaseGameSheet]:
                 data={"rules": key, "sheet": sheet.pk, "again": False},
             )
             queued.append(sheet)
-        # A sheet computed before the flop's values were kept prices no decision: again.
-        for sheet in BaseGameSheet.objects.select_for_update(of=("self",)).filter(
-            status=BaseGameSheet.Status.DONE, values__isnull=True
-        ):
-            again = move(sheet, BaseGameSheet.Status.QUEUED, field="status", progress_permille=0)
-            sheet.save(update_fields=again)
+        # A sheet computed before the flop's values were kept prices no decision: again. So is
+        # one whose task or worker was lost.
+        status = BaseGameSheet.Status
+        again = BaseGameSheet.objects.select_for_update(of=("self",)).filter(
+            Q(status=status.DONE, values__isnull=True)
+            | Q(status__in=[status.QUEUED, status.RUNNING])
+        )
+        for sheet in again.order_by("pk"):
+            if sheet.status == status.DONE:
+                sheet.save(
+                    update_fields=move(
+                        sheet, status.QUEUED, field="status", progress_permille=0, status_since=now
+                    )
+                )
+            elif not _queue_again(sheet, now=now):
+                continue
             audit(
                 actor=None,
                 code="tables.parsheet.requested",
@@ -115,7 +142,9 @@ def parsheet_compute(*, sheet_id: int, deck: Deck | None = None) -> BaseGameShee
     with transaction.atomic():
         sheet = get_locked(BaseGameSheet, sheet_id)
         try:
-            started = move(sheet, BaseGameSheet.Status.RUNNING, field="status")
+            started = move(
+                sheet, BaseGameSheet.Status.RUNNING, field="status", status_since=timezone.now()
+            )
         except TransitionRefused:
             return sheet  # done, failed, or taken by another worker
         sheet.save(update_fields=started)
@@ -136,14 +165,8 @@ def parsheet_compute(*, sheet_id: int, deck: Deck | None = None) -> BaseGameShee
         log.exception("the par sheet %s failed", sheet_id)
         with transaction.atomic():
             sheet = get_locked(BaseGameSheet, sheet_id)
-            failed = move(
-                sheet,
-                BaseGameSheet.Status.FAILED,
-                field="status",
-                error=repr(exc),
-                finished_at=timezone.now(),
-            )
-            sheet.save(update_fields=failed)
+            if not _finish(sheet, BaseGameSheet.Status.FAILED, error=repr(exc)):
+                raise
             audit(
                 actor=None,
                 code="tables.parsheet.failed",
@@ -153,18 +176,17 @@ def parsheet_compute(*, sheet_id: int, deck: Deck | None = None) -> BaseGameShee
         raise
     with transaction.atomic():
         sheet = get_locked(BaseGameSheet, sheet_id)
-        done = move(
+        done = _finish(
             sheet,
             BaseGameSheet.Status.DONE,
-            field="status",
             progress_permille=1000,
             house_edge=str(result.house_edge),
             element_of_risk=str(result.element_of_risk),
             sheet=result.to_json(),
             seconds=result.seconds,
-            finished_at=timezone.now(),
         )
-        sheet.save(update_fields=done)
+        if not done:
+            return sheet
         flop = result.flop_values.to_bytes()
         BaseGameValues.objects.update_or_create(
             sheet=sheet, defaults={"flop": flop, "size_bytes": len(flop)}
@@ -176,6 +198,19 @@ def parsheet_compute(*, sheet_id: int, deck: Deck | None = None) -> BaseGameShee
             data={"sheet": sheet_id, "rules": sheet.rules_key, "house_edge": sheet.house_edge},
         )
     return sheet
+
+
+def _finish(found: BaseGameSheet, to, /, **stamps) -> bool:
+    """The run's end, saved; False when the sheet was queued again meanwhile as lost (STALE):
+    the later run writes it."""
+    now = timezone.now()
+    try:
+        ended = move(found, to, field="status", finished_at=now, status_since=now, **stamps)
+    except TransitionRefused:
+        log.warning("the par sheet %s was taken again while this run went on", found.pk)
+        return False
+    found.save(update_fields=ended)
+    return True
 
 
 def _rules_of(key: str) -> dict:

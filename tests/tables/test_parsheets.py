@@ -1,8 +1,11 @@
 """A rule set's par sheet: asked for by a manager (audited), computed once by a task, stored."""
 
+import datetime as dt
 from fractions import Fraction
 
 import pytest
+from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from casino.errors import RoleRequired
 from casino.models import AuditEntry
@@ -102,6 +105,80 @@ def test_a_failed_computation_says_so_and_can_be_asked_again(
         again = services.parsheet_request(ruleset_id=standard_rules.pk, manager=manager)
     assert again.pk == sheet.pk and again.status == BaseGameSheet.Status.QUEUED
     assert queued == [(sheet.pk,)]
+
+
+def _left(sheet, status, minutes):
+    """As a lost task or worker leaves it: `status` for `minutes` (the test's own write)."""
+    since = timezone.now() - dt.timedelta(minutes=minutes)
+    BaseGameSheet.objects.filter(pk=sheet.pk).update(status=status, status_since=since)
+
+
+@pytest.mark.parametrize("status", [BaseGameSheet.Status.QUEUED, BaseGameSheet.Status.RUNNING])
+def test_a_sheet_whose_task_or_worker_was_lost_is_queued_again_when_asked(
+    manager, standard_rules, queued, status, django_capture_on_commit_callbacks
+):
+    sheet = services.parsheet_request(ruleset_id=standard_rules.pk, manager=manager)
+    _left(sheet, status, minutes=50)  # under way: left alone
+    with django_capture_on_commit_callbacks(execute=True):
+        same = services.parsheet_request(ruleset_id=standard_rules.pk, manager=manager)
+    assert (same.status, queued) == (status, [])
+    _left(sheet, status, minutes=61)  # past parsheets.STALE: its task or worker was lost
+    with django_capture_on_commit_callbacks(execute=True):
+        again = services.parsheet_request(ruleset_id=standard_rules.pk, manager=manager)
+    assert (again.pk, again.status, queued) == (
+        sheet.pk,
+        BaseGameSheet.Status.QUEUED,
+        [(sheet.pk,)],
+    )
+    assert AuditEntry.objects.filter(code="tables.parsheet.requested").count() == 2
+    assert services.parsheet_compute(sheet_id=sheet.pk, deck=SMALL).status == "done"
+
+
+def test_the_periodic_task_takes_again_a_sheet_left_running_by_a_lost_worker(
+    manager, standard_rules, blind_a
+):
+    blind_b = make_paytable(manager, kind=Paytable.Kind.BLIND, name="Blind B", preset="B")
+    make_ruleset(manager, name="Blind B house", blind=blind_b)
+    lost, running = services.parsheet_queue_missing()
+    _left(lost, BaseGameSheet.Status.RUNNING, minutes=90)
+    _left(running, BaseGameSheet.Status.RUNNING, minutes=5)
+    assert [s.pk for s in services.parsheet_queue_missing()] == [lost.pk]
+    lost.refresh_from_db()
+    assert (lost.status, lost.progress_permille) == (BaseGameSheet.Status.QUEUED, 0)
+    entry = AuditEntry.objects.filter(code="tables.parsheet.requested").latest("pk")
+    assert (entry.actor, entry.data["sheet"], entry.data["again"]) == (None, lost.pk, True)
+
+
+def test_a_run_that_ends_after_its_sheet_was_taken_again_writes_nothing(
+    manager, standard_rules, queued, monkeypatch
+):
+    sheet = services.parsheet_request(ruleset_id=standard_rules.pk, manager=manager)
+    real = analyse
+
+    def slow(rules, deck, progress):  # an hour on: the sheet is queued again meanwhile
+        _left(sheet, BaseGameSheet.Status.RUNNING, minutes=61)
+        services.parsheet_queue_missing()
+        return real(rules, deck, progress=progress)
+
+    monkeypatch.setattr("tables.services.parsheets.analyse", slow)
+    services.parsheet_compute(sheet_id=sheet.pk, deck=SMALL)
+    sheet.refresh_from_db()
+    assert (sheet.status, sheet.sheet) == (BaseGameSheet.Status.QUEUED, None)
+    assert not AuditEntry.objects.filter(code="tables.parsheet.computed").exists()
+
+
+def test_a_broker_down_leaves_the_sheet_queued_and_the_request_answered(
+    manager, standard_rules, monkeypatch, django_capture_on_commit_callbacks
+):
+    from tables.tasks import compute_parsheet
+
+    def down(*args):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(compute_parsheet, "delay", down)
+    with django_capture_on_commit_callbacks(execute=True):
+        sheet = services.parsheet_request(ruleset_id=standard_rules.pk, manager=manager)
+    assert BaseGameSheet.objects.get(pk=sheet.pk).status == BaseGameSheet.Status.QUEUED
 
 
 def test_every_version_without_a_sheet_gets_one_queued_once(manager, standard_rules, blind_a):
