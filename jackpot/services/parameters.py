@@ -239,18 +239,13 @@ def parameter_change_approve(*, change_id: int, manager) -> ParameterChange:
         )
     with transaction.atomic():
         bank, change = _change_for_update(change_id)
-        try:
-            changed = move(
-                change,
-                ParameterChange.State.APPROVED,
-                approved_by=manager,
-                approved_at=timezone.now(),
-            )
-        except TransitionRefused:
-            raise ParameterChangeClosed(
-                _("Parameter change #%(id)s is %(state)s: it cannot be approved.")
-                % {"id": change.pk, "state": change.get_state_display()}
-            ) from None
+        changed = _decide(
+            change,
+            ParameterChange.State.APPROVED,
+            _("Parameter change #%(id)s is %(state)s: it cannot be approved."),
+            approved_by=manager,
+            approved_at=timezone.now(),
+        )
         change.save(update_fields=changed)
         audit(
             actor=manager,
@@ -265,24 +260,30 @@ def parameter_change_approve(*, change_id: int, manager) -> ParameterChange:
     return change
 
 
+def _decide(change: ParameterChange, to, refused, /, **stamps) -> list[str]:
+    """`change` moved to `to` with `stamps` (the caller saves the fields returned), or
+    ParameterChangeClosed in the words of `refused`."""
+    try:
+        return move(change, to, **stamps)
+    except TransitionRefused:
+        raise ParameterChangeClosed(
+            refused % {"id": change.pk, "state": change.get_state_display()}
+        ) from None
+
+
 def parameter_change_reject(*, change_id: int, manager, reason: str = "") -> ParameterChange:
     """Any manager may reject (or the requester withdraw) a change not yet applied."""
     require_role(manager, Role.MANAGER)
     with transaction.atomic():
         bank, change = _change_for_update(change_id)
-        try:
-            changed = move(
-                change,
-                ParameterChange.State.REJECTED,
-                rejected_by=manager,
-                rejected_at=timezone.now(),
-                reject_reason=reason.strip()[:200],
-            )
-        except TransitionRefused:
-            raise ParameterChangeClosed(
-                _("Parameter change #%(id)s is %(state)s: it cannot be rejected.")
-                % {"id": change.pk, "state": change.get_state_display()}
-            ) from None
+        changed = _decide(
+            change,
+            ParameterChange.State.REJECTED,
+            _("Parameter change #%(id)s is %(state)s: it cannot be rejected."),
+            rejected_by=manager,
+            rejected_at=timezone.now(),
+            reject_reason=reason.strip()[:200],
+        )
         change.save(update_fields=changed)
         audit(
             actor=manager,
