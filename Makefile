@@ -79,12 +79,23 @@ serve: install
 		"web=$(BIN)/uvicorn casino.asgi:application --host $(HOST) --port $(PORT) \
 			--workers $(WORKERS) --proxy-headers $(UVICORN_LIMITS)"
 
+CATALOGUES := $(foreach app,casino tables tables/pit tables/accounting tables/ratings jackpot,\
+	$(app)/locale/fr/LC_MESSAGES/django.po)
+
 messages: install-dev
+	# Every translation the catalogues hold now, so that a message makemessages finds in another
+	# app's catalogue than before keeps its translation: only a new message is left untranslated.
+	msgcat --use-first $(CATALOGUES) -o $(VENV)/translations-fr.po
 	# casino's catalogue also holds the root templates/ (LOCALE_PATHS), so it is made from the root.
 	$(BIN)/python manage.py makemessages -l fr --no-obsolete -i tables -i jackpot -i .venv -i tests -i static -i staticfiles
 	for app in tables/pit tables/accounting tables/ratings; do (cd $$app && ../../$(BIN)/django-admin makemessages -l fr --no-obsolete); done
 	(cd tables && ../$(BIN)/django-admin makemessages -l fr --no-obsolete -i pit -i accounting -i ratings)
 	(cd jackpot && ../$(BIN)/django-admin makemessages -l fr --no-obsolete)
+	for po in $(CATALOGUES); do \
+		msgmerge -q --no-fuzzy-matching -o $$po $(VENV)/translations-fr.po $$po && \
+		msgattrib --no-obsolete -o $$po $$po && \
+		echo "$$po: $$(msgfmt --statistics -o /dev/null $$po 2>&1)"; \
+	done
 	$(BIN)/python manage.py compilemessages -v0
 
 clean:

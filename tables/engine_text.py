@@ -23,30 +23,30 @@ from tables.rules.errors import RulesError
 from tables.rules.messages import TERM_CONTEXT, TERMS, render
 from tables.rules.paytables import CATEGORIES
 
-#: The gettext context of the rules' names: "Trips paytable" as the start of a sentence, not
-#: as a field label (which the admin capitalises itself).
-NAME_CONTEXT = "rule name"
+# The rules' names are under the gettext context "rule name" ("Trips paytable" as the start of
+# a sentence, not as a field label, which the admin capitalises itself), written out in each
+# call so that makemessages finds them.
 
 #: Every rule of the engine's rules object (`tables.rules.ruleset.RULE_KEYS`), in the manager's
 #: words.
 RULE_NAMES = {
-    "preflop_multiples": pgettext_lazy(NAME_CONTEXT, "Pre-flop Play multiples"),
-    "blind_paytable": pgettext_lazy(NAME_CONTEXT, "Blind paytable"),
-    "trips_paytable": pgettext_lazy(NAME_CONTEXT, "Trips paytable"),
-    "trips_on_fold": pgettext_lazy(NAME_CONTEXT, "Trips when the player folds"),
+    "preflop_multiples": pgettext_lazy("rule name", "Pre-flop Play multiples"),
+    "blind_paytable": pgettext_lazy("rule name", "Blind paytable"),
+    "trips_paytable": pgettext_lazy("rule name", "Trips paytable"),
+    "trips_on_fold": pgettext_lazy("rule name", "Trips when the player folds"),
     "ante_when_dealer_not_qualified": pgettext_lazy(
-        NAME_CONTEXT, "Ante when the dealer does not qualify"
+        "rule name", "Ante when the dealer does not qualify"
     ),
-    "progressive_paytable": pgettext_lazy(NAME_CONTEXT, "Progressive paytable"),
-    "envy": pgettext_lazy(NAME_CONTEXT, "Envy bonus paytable"),
-    "envy_min_wager_cents": pgettext_lazy(NAME_CONTEXT, "Envy minimum wager"),
-    "progressive_wager_cents": pgettext_lazy(NAME_CONTEXT, "Progressive wager"),
-    "payout_unit_cents": pgettext_lazy(NAME_CONTEXT, "Payout unit"),
-    "max_payout_cents": pgettext_lazy(NAME_CONTEXT, "Maximum payout"),
+    "progressive_paytable": pgettext_lazy("rule name", "Progressive paytable"),
+    "envy": pgettext_lazy("rule name", "Envy bonus paytable"),
+    "envy_min_wager_cents": pgettext_lazy("rule name", "Envy minimum wager"),
+    "progressive_wager_cents": pgettext_lazy("rule name", "Progressive wager"),
+    "payout_unit_cents": pgettext_lazy("rule name", "Payout unit"),
+    "max_payout_cents": pgettext_lazy("rule name", "Maximum payout"),
 }
-_RULES = pgettext_lazy(NAME_CONTEXT, "Rules")
-_ITEM = pgettext_lazy(NAME_CONTEXT, "%(rule)s, value %(number)s")
-_LINE = pgettext_lazy(NAME_CONTEXT, "%(table)s, %(line)s")
+_RULES = pgettext_lazy("rule name", "Rules")
+_ITEM = pgettext_lazy("rule name", "%(rule)s, value %(number)s")
+_LINE = pgettext_lazy("rule name", "%(table)s, %(line)s")
 
 # The paths the engine gives a rules object's faults: `rules`, `rules.<key>`,
 # `rules.<key>[<index>]` (a pre-flop multiple), `rules.<key>.<line>` (a paytable's line).

@@ -83,6 +83,18 @@ def test_the_computed_sheet_is_shown_and_printed(client, admin_manager, standard
     assert printed.count('<td class="play-') == 169  # the 13 x 13 chart
 
 
+def test_the_printed_sheet_reads_in_french_for_a_french_reader(
+    client, admin_manager, standard_rules, queued
+):
+    call_command("compilemessages", verbosity=0)
+    sheet = services.parsheet_request(ruleset_id=standard_rules.pk, manager=admin_manager)
+    services.parsheet_compute(sheet_id=sheet.pk, deck=SMALL)
+    url = _urls(standard_rules)["parsheet_print"]
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    # A column header with a "%": the template's message is "probability (%%)" in the catalogue.
+    assert "probabilité (%)" in page and "probability" not in page
+
+
 def test_a_rule_set_without_a_par_sheet_says_so_in_english_and_french(
     client, admin_manager, standard_rules
 ):
