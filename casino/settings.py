@@ -177,6 +177,10 @@ else:
             # tables settling at once are serialised (SQLite has no SELECT ... FOR UPDATE: a
             # deferred transaction could read a row another one is about to change).
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            # The tests' database in a file, not in memory: the browser tests' server answers
+            # from other threads, and an in-memory database's shared cache refuses a locked
+            # table at once ("database table is locked") where a file waits out the timeout.
+            "TEST": {"NAME": str(BASE_DIR / "test-db.sqlite3")},
         }
     }
 
