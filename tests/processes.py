@@ -3,6 +3,17 @@
 import os
 import signal
 import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import quote
+
+from django.conf import settings as django_settings
+from django.db import connection
+from kombu import pools as kombu_pools
+
+from casino.celery import app as celery_app
 
 
 def stop_group(process: subprocess.Popen, *, grace: float = 5) -> None:
@@ -19,3 +30,80 @@ def stop_group(process: subprocess.Popen, *, grace: float = 5) -> None:
             return
         except subprocess.TimeoutExpired:
             continue
+
+
+def worker_database_url() -> str:
+    """The pytest test database (its suffixed NAME), for a process that is not pytest."""
+    db = connection.settings_dict
+    credentials = quote(db["USER"] or "", safe="")
+    if db["PASSWORD"]:
+        credentials += ":" + quote(db["PASSWORD"], safe="")
+    host = db["HOST"] or ""
+    if db["PORT"]:
+        host += f":{db['PORT']}"
+    return f"postgres://{credentials}@{host}/{quote(db['NAME'], safe='')}"
+
+
+class CeleryWorker:
+    """A `celery worker` subprocess on the test database, its broker `redis_url` (a Redis
+    database of its own: it consumes every task queued there). `pool`: "solo", or "prefork"
+    as under `make serve`."""
+
+    def __init__(self, log_path: Path, *, redis_url: str, pool: str = "solo") -> None:
+        self.log_path = log_path
+        self.name = f"e2e-{uuid.uuid4().hex[:8]}@%h"
+        celery = Path(sys.executable).with_name("celery")
+        env = {
+            **os.environ,
+            "DATABASE_URL": worker_database_url(),
+            "REDIS_URL": redis_url,
+            "CHANNEL_LAYER_BACKEND": django_settings.CHANNEL_LAYER_BACKEND,
+        }
+        env.pop("CELERY_BROKER_URL", None)  # it would win over REDIS_URL in the worker
+        # -l info, not warning: "ready." and "Task ...[id] received" are INFO lines, and they
+        # are how we know the worker listens and that it, not this process, ran the task.
+        command = [
+            str(celery), "-A", "casino", "worker", "--pool", pool, "--concurrency", "1",
+            "-l", "info", "-n", self.name,
+            "--without-gossip", "--without-mingle", "--without-heartbeat",
+        ]  # fmt: skip
+        with log_path.open("wb") as log:
+            self.process = subprocess.Popen(
+                command,
+                cwd=django_settings.BASE_DIR,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group, killed as one
+            )
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_for_line(self, text: str, seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if text in self.log():
+                return True
+            if self.process.poll() is not None:
+                return False
+            time.sleep(0.1)
+        return text in self.log()
+
+    def stop(self) -> None:
+        stop_group(self.process, grace=10)
+
+
+def use_broker(url: str) -> None:
+    """This process's Celery app on the broker at `url`."""
+    # The app caches its broker connection pools: drop them so the next publish uses `url`.
+    # Its producer pool lives in kombu's global registry, which keeps a closed pool under its
+    # broker's key: reset the registry too, or a later test's publish meets "Acquire on
+    # closed pool" (eager tasks acquire a producer as well).
+    if celery_app._pool is not None:
+        celery_app._pool.force_close_all()
+    kombu_pools.reset()
+    celery_app.conf.broker_url = url
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None

@@ -7,21 +7,15 @@ layer, and the display socket connected in the test process hears the committed 
 """
 
 import asyncio
-import os
-import subprocess
-import sys
 import time
 import uuid
-from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 from celery.signals import after_task_publish
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings as django_settings
-from django.db import connection, connections
-from kombu import pools as kombu_pools
+from django.db import connections
 
 from casino.asgi import application
 from casino.celery import app as celery_app
@@ -30,7 +24,7 @@ from jackpot.display_tokens import display_token_issue
 from jackpot.models import Bank
 from tests.conftest import TEST_REDIS_URL
 from tests.jackpot.factories import make_bank
-from tests.processes import stop_group
+from tests.processes import CeleryWorker, use_broker
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -45,70 +39,11 @@ def worker_redis_url() -> str:
     return urlsplit(TEST_REDIS_URL)._replace(path=f"/{WORKER_REDIS_DB}").geturl()
 
 
-def worker_database_url() -> str:
-    """The pytest test database (its suffixed NAME), for a process that is not pytest."""
-    db = connection.settings_dict
-    credentials = quote(db["USER"] or "", safe="")
-    if db["PASSWORD"]:
-        credentials += ":" + quote(db["PASSWORD"], safe="")
-    host = db["HOST"] or ""
-    if db["PORT"]:
-        host += f":{db['PORT']}"
-    return f"postgres://{credentials}@{host}/{quote(db['NAME'], safe='')}"
-
-
-class WorkerProcess:
-    def __init__(self, log_path: Path) -> None:
-        self.log_path = log_path
-        self.name = f"e2e-{uuid.uuid4().hex[:8]}@%h"
-        celery = Path(sys.executable).with_name("celery")
-        env = {
-            **os.environ,
-            "DATABASE_URL": worker_database_url(),
-            "REDIS_URL": worker_redis_url(),
-            "CHANNEL_LAYER_BACKEND": django_settings.CHANNEL_LAYER_BACKEND,
-        }
-        env.pop("CELERY_BROKER_URL", None)  # it would win over REDIS_URL in the worker
-        # -l info, not warning: "ready." and "Task ...[id] received" are INFO lines, and they
-        # are how we know the worker listens and that it, not this process, ran the task.
-        command = [
-            str(celery), "-A", "casino", "worker", "--pool", "solo", "--concurrency", "1",
-            "-l", "info", "-n", self.name,
-            "--without-gossip", "--without-mingle", "--without-heartbeat",
-        ]  # fmt: skip
-        with log_path.open("wb") as log:
-            self.process = subprocess.Popen(
-                command,
-                cwd=django_settings.BASE_DIR,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # its own process group, killed as one
-            )
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    def wait_for_line(self, text: str, seconds: float) -> bool:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            if text in self.log():
-                return True
-            if self.process.poll() is not None:
-                return False
-            time.sleep(0.1)
-        return text in self.log()
-
-    def stop(self) -> None:
-        stop_group(self.process, grace=10)
-
-
 @pytest.fixture
 def celery_worker_process(transactional_db, tmp_path):
     """A `celery worker` subprocess on the test database and a Redis database of its own.
     Stopped before the test database is flushed (it depends on transactional_db)."""
-    worker = WorkerProcess(tmp_path / "celery-worker.log")
+    worker = CeleryWorker(tmp_path / "celery-worker.log", redis_url=worker_redis_url())
     try:
         if not worker.wait_for_line(" ready.", READY_SECONDS):
             pytest.fail(
@@ -117,19 +52,6 @@ def celery_worker_process(transactional_db, tmp_path):
         yield worker
     finally:
         worker.stop()
-
-
-def use_broker(url: str) -> None:
-    # The app caches its broker connection pools: drop them so the next publish uses `url`.
-    # Its producer pool lives in kombu's global registry, which keeps a closed pool under its
-    # broker's key: reset the registry too, or a later test's publish meets "Acquire on
-    # closed pool" (eager tasks acquire a producer as well).
-    if celery_app._pool is not None:
-        celery_app._pool.force_close_all()
-    kombu_pools.reset()
-    celery_app.conf.broker_url = url
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
 
 
 @pytest.fixture
@@ -174,7 +96,7 @@ async def in_thread(fn, /, *args, **kwargs):
     return await asyncio.to_thread(run)
 
 
-async def next_meter(ws: WebsocketCommunicator, worker: WorkerProcess) -> dict:
+async def next_meter(ws: WebsocketCommunicator, worker: CeleryWorker) -> dict:
     deadline = time.monotonic() + METER_SECONDS
     while (left := deadline - time.monotonic()) > 0:
         try:
