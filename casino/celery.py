@@ -8,8 +8,8 @@ import os
 
 from celery import Celery
 from celery.contrib.django.task import DjangoTask
-from celery.signals import before_task_publish
-from django.db import transaction
+from celery.signals import before_task_publish, task_postrun, task_prerun
+from django.db import close_old_connections, transaction
 from kombu.exceptions import OperationalError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
@@ -34,6 +34,18 @@ class Task(DjangoTask):
 app = Celery("tapis", task_cls=Task)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _connections_as_for_a_request(sender=None, **kwargs) -> None:
+    """Around each task, what Django does around each request: the connection goes back to
+    its pool, and a dead one (PostgreSQL restarted) is replaced before the next use. Celery's
+    own step closes the pool instead (CELERY_DB_REUSE_MAX turns it off, casino.settings),
+    which started a PostgreSQL backend or two per task. An eager task runs inside its
+    caller's transaction: left alone."""
+    if not getattr(getattr(sender, "request", None), "is_eager", False):
+        close_old_connections()
 
 
 @before_task_publish.connect

@@ -314,6 +314,11 @@ else:
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+# A worker keeps its connection pool from task to task (casino.celery returns the connection
+# after each, as after a request): Celery's default closes the pool around every task, which
+# cost each task a new PostgreSQL backend (docs/benchmarks.md, "A worker's connections").
+# Celery still closes it after this many tasks, harmlessly.
+CELERY_DB_REUSE_MAX = 1000
 CELERY_TIMEZONE = "UTC"
 
 # The Celery worker and beat each leave a heartbeat this often; the pit shows an alert for one
