@@ -33,7 +33,8 @@ def stop_group(process: subprocess.Popen, *, grace: float = 5) -> None:
 
 
 def worker_database_url() -> str:
-    """The pytest test database (its suffixed NAME), for a process that is not pytest."""
+    """The pytest test database (its suffixed NAME), for a process that is not pytest (a
+    worker, a server)."""
     db = connection.settings_dict
     credentials = quote(db["USER"] or "", safe="")
     if db["PASSWORD"]:

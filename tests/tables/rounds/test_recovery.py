@@ -18,16 +18,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings as django_settings
-from django.db import connection
 
 from jackpot.models import PendingContribution
 from jackpot.services import bank_reconcile
 from tables.models import IdempotentWrite, Round, RoundEvent
-from tests.processes import stop_group
+from tests.processes import stop_group, worker_database_url
 from tests.tables.rounds.conftest import SUPERVISOR_PIN
 from tests.tables.rounds.http_client import ApiClient, Tablet, wait_until_answers
 
@@ -44,18 +42,6 @@ def _fast_password_hasher():
     """Overrides tests/conftest.py's: the server processes check PINs with the production
     hashers (MD5 is not among them), so the staff made here are hashed with those too."""
     yield
-
-
-def database_url() -> str:
-    """The pytest test database (its NAME, suffixed by pytest-django), for another process."""
-    db = connection.settings_dict
-    credentials = quote(db["USER"] or "", safe="")
-    if db["PASSWORD"]:
-        credentials += ":" + quote(db["PASSWORD"], safe="")
-    host = db["HOST"] or ""
-    if db["PORT"]:
-        host += f":{db['PORT']}"
-    return f"postgres://{credentials}@{host}/{quote(db['NAME'], safe='')}"
 
 
 def port_is_free(port: int) -> bool:
@@ -78,7 +64,7 @@ class Server:
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "casino.settings",
-            "DATABASE_URL": database_url(),
+            "DATABASE_URL": worker_database_url(),
             "DJANGO_DEBUG": "True",
             # The same secret as this process: the idempotency fingerprints are keyed with it.
             "DJANGO_SECRET_KEY": django_settings.SECRET_KEY,
