@@ -50,6 +50,8 @@ class CeleryWorker:
     database of its own: it consumes every task queued there). `pool`: "solo", or "prefork"
     as under `make serve`."""
 
+    APPLICATION_NAME = "tapis-test-celery-worker"
+
     def __init__(self, log_path: Path, *, redis_url: str, pool: str = "solo") -> None:
         self.log_path = log_path
         self.name = f"e2e-{uuid.uuid4().hex[:8]}@%h"
@@ -59,6 +61,8 @@ class CeleryWorker:
             "DATABASE_URL": worker_database_url(),
             "REDIS_URL": redis_url,
             "CHANNEL_LAYER_BACKEND": django_settings.CHANNEL_LAYER_BACKEND,
+            # libpq names its connections so (pg_stat_activity.application_name).
+            "PGAPPNAME": self.APPLICATION_NAME,
         }
         env.pop("CELERY_BROKER_URL", None)  # it would win over REDIS_URL in the worker
         # -l info, not warning: "ready." and "Task ...[id] received" are INFO lines, and they

@@ -58,6 +58,8 @@ def port_is_free(port: int) -> bool:
 class Server:
     """One `uvicorn casino.asgi:application` process, in its own process group."""
 
+    APPLICATION_NAME = "tapis-test-server"
+
     def __init__(self, port: int, log_path: Path) -> None:
         self.port, self.log_path = port, log_path
         self.base = f"http://127.0.0.1:{port}"
@@ -69,6 +71,8 @@ class Server:
             # The same secret as this process: the idempotency fingerprints are keyed with it.
             "DJANGO_SECRET_KEY": django_settings.SECRET_KEY,
             "PYTHONUNBUFFERED": "1",
+            # libpq names its connections so (pg_stat_activity.application_name).
+            "PGAPPNAME": self.APPLICATION_NAME,
         }
         for name in ("REDIS_URL", "CELERY_BROKER_URL"):  # the in-memory layer, eager Celery
             env.pop(name, None)
