@@ -32,7 +32,7 @@ def stop_group(process: subprocess.Popen, *, grace: float = 5) -> None:
             continue
 
 
-def worker_database_url() -> str:
+def subprocess_database_url() -> str:
     """The pytest test database (its suffixed NAME), for a process that is not pytest (a
     worker, a server)."""
     db = connection.settings_dict
@@ -43,6 +43,24 @@ def worker_database_url() -> str:
     if db["PORT"]:
         host += f":{db['PORT']}"
     return f"postgres://{credentials}@{host}/{quote(db['NAME'], safe='')}"
+
+
+def start_in_own_group(
+    command: list[str], *, env: dict, log_path: Path, application_name: str, append=False
+) -> subprocess.Popen:
+    """`command` started in a process group of its own (stop_group kills it as one), its
+    output in `log_path`, its PostgreSQL connections named `application_name` (libpq's
+    PGAPPNAME, pg_stat_activity.application_name): a test ends those, never this process's."""
+    with log_path.open("ab" if append else "wb") as log:
+        return subprocess.Popen(
+            command,
+            cwd=django_settings.BASE_DIR,
+            env={**env, "PGAPPNAME": application_name},
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
 
 class CeleryWorker:
@@ -58,11 +76,9 @@ class CeleryWorker:
         celery = Path(sys.executable).with_name("celery")
         env = {
             **os.environ,
-            "DATABASE_URL": worker_database_url(),
+            "DATABASE_URL": subprocess_database_url(),
             "REDIS_URL": redis_url,
             "CHANNEL_LAYER_BACKEND": django_settings.CHANNEL_LAYER_BACKEND,
-            # libpq names its connections so (pg_stat_activity.application_name).
-            "PGAPPNAME": self.APPLICATION_NAME,
         }
         env.pop("CELERY_BROKER_URL", None)  # it would win over REDIS_URL in the worker
         # -l info, not warning: "ready." and "Task ...[id] received" are INFO lines, and they
@@ -72,16 +88,9 @@ class CeleryWorker:
             "-l", "info", "-n", self.name,
             "--without-gossip", "--without-mingle", "--without-heartbeat",
         ]  # fmt: skip
-        with log_path.open("wb") as log:
-            self.process = subprocess.Popen(
-                command,
-                cwd=django_settings.BASE_DIR,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # its own process group, killed as one
-            )
+        self.process = start_in_own_group(
+            command, env=env, log_path=log_path, application_name=self.APPLICATION_NAME
+        )
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")

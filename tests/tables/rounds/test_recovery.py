@@ -25,7 +25,7 @@ from django.conf import settings as django_settings
 from jackpot.models import PendingContribution
 from jackpot.services import bank_reconcile
 from tables.models import IdempotentWrite, Round, RoundEvent
-from tests.processes import stop_group, worker_database_url
+from tests.processes import start_in_own_group, stop_group, subprocess_database_url
 from tests.tables.rounds.conftest import SUPERVISOR_PIN
 from tests.tables.rounds.http_client import ApiClient, Tablet, wait_until_answers
 
@@ -66,13 +66,11 @@ class Server:
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "casino.settings",
-            "DATABASE_URL": worker_database_url(),
+            "DATABASE_URL": subprocess_database_url(),
             "DJANGO_DEBUG": "True",
             # The same secret as this process: the idempotency fingerprints are keyed with it.
             "DJANGO_SECRET_KEY": django_settings.SECRET_KEY,
             "PYTHONUNBUFFERED": "1",
-            # libpq names its connections so (pg_stat_activity.application_name).
-            "PGAPPNAME": self.APPLICATION_NAME,
         }
         for name in ("REDIS_URL", "CELERY_BROKER_URL"):  # the in-memory layer, eager Celery
             env.pop(name, None)
@@ -80,16 +78,13 @@ class Server:
             sys.executable, "-m", "uvicorn", "casino.asgi:application",
             "--host", "127.0.0.1", "--port", str(port), "--lifespan", "off",
         ]  # fmt: skip
-        with log_path.open("ab") as log:
-            self.process = subprocess.Popen(
-                command,
-                cwd=django_settings.BASE_DIR,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+        self.process = start_in_own_group(
+            command,
+            env=env,
+            log_path=log_path,
+            application_name=self.APPLICATION_NAME,
+            append=True,
+        )
 
     @property
     def pid(self) -> int:
