@@ -1,7 +1,9 @@
 """Subprocesses the tests start in a process group of their own (servers, workers)."""
 
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -9,6 +11,7 @@ import uuid
 from pathlib import Path
 from urllib.parse import quote
 
+import pytest
 from django.conf import settings as django_settings
 from django.db import connection
 from kombu import pools as kombu_pools
@@ -30,6 +33,34 @@ def stop_group(process: subprocess.Popen, *, grace: float = 5) -> None:
             return
         except subprocess.TimeoutExpired:
             continue
+
+
+def port_answers(port: int) -> bool:
+    """Something listens on 127.0.0.1:`port`."""
+    with socket.socket() as probe:
+        probe.settimeout(0.2)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def start_redis_server(port: int, directory: Path) -> subprocess.Popen:
+    """A redis-server of the test's own on `port` (nothing saved, its files in `directory`),
+    in a process group of its own, returned once it answers: for the test to kill."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("needs redis-server (apt-get install redis-server)")
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", str(directory)],
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 10
+    while not port_answers(port):
+        if time.monotonic() > deadline or process.poll() is not None:
+            stop_group(process, grace=0)
+            raise AssertionError(f"redis-server did not start on port {port}")
+        time.sleep(0.05)
+    return process
 
 
 def subprocess_database_url() -> str:

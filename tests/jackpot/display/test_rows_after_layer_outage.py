@@ -7,9 +7,6 @@ A throw-away redis-server of this test (port 8536) carries the channel layer; it
 under connected displays and started again; the screens reconnect."""
 
 import asyncio
-import shutil
-import socket
-import subprocess
 import time
 
 import pytest
@@ -20,7 +17,7 @@ from django.utils import timezone
 from casino.asgi import application
 from jackpot.display_tokens import display_token_issue
 from jackpot.models import DisplayConnection
-from tests.processes import stop_group
+from tests.processes import port_answers, start_redis_server, stop_group
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,31 +25,9 @@ PORT = 8536
 SCREENS = 4
 
 
-def _answers(port: int) -> bool:
-    with socket.socket() as probe:
-        probe.settimeout(0.2)
-        return probe.connect_ex(("127.0.0.1", port)) == 0
-
-
-def start_redis(tmp_path) -> subprocess.Popen:
-    process = subprocess.Popen(
-        ["redis-server", "--port", str(PORT), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL,
-        start_new_session=True,
-    )  # fmt: skip
-    deadline = time.monotonic() + 10
-    while not _answers(PORT):
-        assert time.monotonic() < deadline and process.poll() is None, "redis-server did not start"
-        time.sleep(0.05)
-    return process
-
-
 @pytest.fixture
 def layer_redis(settings, tmp_path):
-    if shutil.which("redis-server") is None:
-        pytest.skip("needs redis-server (apt-get install redis-server)")
-    if _answers(PORT):
+    if port_answers(PORT):
         pytest.fail(f"port {PORT} is taken: this test starts its own redis-server there")
     settings.CHANNEL_LAYERS = {
         "default": {
@@ -60,14 +35,14 @@ def layer_redis(settings, tmp_path):
             "CONFIG": {"hosts": [f"redis://127.0.0.1:{PORT}/0"]},
         }
     }
-    servers = [start_redis(tmp_path)]
+    servers = [start_redis_server(PORT, tmp_path)]
 
     class Redis:
         def kill(self) -> None:
             stop_group(servers[-1], grace=0)
 
         def start(self) -> None:
-            servers.append(start_redis(tmp_path))
+            servers.append(start_redis_server(PORT, tmp_path))
 
     yield Redis()
     for server in servers:

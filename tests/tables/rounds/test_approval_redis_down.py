@@ -2,16 +2,13 @@
 Redis under play and every PIN approval and page sign-in answered 500 (14 void approvals
 failed). The throttle's counts then live in the process (casino.signin), never a 500."""
 
-import shutil
 import socket
-import subprocess
-import time
 
 import pytest
 import redis
 
 from casino import signin
-from tests.processes import stop_group
+from tests.processes import start_redis_server, stop_group
 from tests.tables.rounds import test_approval_throttle as throttle
 from tests.tables.rounds.test_approval_throttle import SPRAYED_PIN, approve
 
@@ -63,28 +60,9 @@ def test_with_redis_down_wrong_approvals_are_still_counted_and_refused(
 
 
 @pytest.fixture
-def throwaway_redis():
+def throwaway_redis(tmp_path):
     """A redis-server of this test's own, on THROWAWAY_PORT, for the test to kill."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("needs redis-server (apt-get install redis-server)")
-    process = subprocess.Popen(
-        [binary, "--port", str(THROWAWAY_PORT), "--bind", "127.0.0.1", "--save", ""]
-        + ["--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    client = redis.Redis(port=THROWAWAY_PORT, socket_connect_timeout=0.5)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            client.ping()
-            break
-        except redis.RedisError:
-            if time.monotonic() > deadline:
-                stop_group(process)
-                raise
-            time.sleep(0.05)
+    process = start_redis_server(THROWAWAY_PORT, tmp_path)
     yield process
     stop_group(process)
 
