@@ -4,7 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-WORKERS ?= 2
+# uvicorn processes of `make serve`, as the systemd unit runs (docs/operations/production.md):
+# a process runs Python on one CPU at a time (docs/benchmarks.md,
+# "Four web workers rather than two").
+WORKERS ?= 4
 
 .PHONY: run test lint serve install install-dev bench simulate messages clean
 
