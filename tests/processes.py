@@ -48,6 +48,8 @@ def start_redis_server(port: int, directory: Path) -> subprocess.Popen:
     binary = shutil.which("redis-server")
     if binary is None:
         pytest.skip("needs redis-server (apt-get install redis-server)")
+    if port_answers(port):
+        pytest.fail(f"port {port} is taken: this test starts its own redis-server there")
     process = subprocess.Popen(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
          "--appendonly", "no", "--dir", str(directory)],

@@ -17,7 +17,7 @@ from django.utils import timezone
 from casino.asgi import application
 from jackpot.display_tokens import display_token_issue
 from jackpot.models import DisplayConnection
-from tests.processes import port_answers, start_redis_server, stop_group
+from tests.processes import start_redis_server, stop_group
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,8 +27,6 @@ SCREENS = 4
 
 @pytest.fixture
 def layer_redis(settings, tmp_path):
-    if port_answers(PORT):
-        pytest.fail(f"port {PORT} is taken: this test starts its own redis-server there")
     settings.CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
