@@ -49,15 +49,13 @@ WORDS = {
 @pytest.fixture
 def asgi_server(transactional_db, monkeypatch):
     """The project's server on the first free port of PORTS."""
-    import socket
-
     from tests.e2e.conftest import AsgiServer
+    from tests.processes import port_answers
 
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     for port in PORTS:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) != 0:
-                break
+        if not port_answers(port):
+            break
     server = AsgiServer(port).start()
     yield server
     server.stop()
