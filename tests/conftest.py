@@ -22,7 +22,8 @@ TEST_REDIS_URL = os.environ.get("REDIS_URL", "")
 CHROMIUM = "/usr/bin/chromium"
 
 
-def _missing(reason: str) -> None:
+def service_missing(reason: str) -> None:
+    """A service or program a test needs is missing: a skip, a failure under REQUIRE_SERVICES=1."""
     if REQUIRE_SERVICES:
         pytest.fail(f"REQUIRE_SERVICES=1 but {reason}", pytrace=False)
     pytest.skip(reason)
@@ -41,18 +42,18 @@ def pytest_configure(config):
 
 def pytest_runtest_setup(item):
     if item.get_closest_marker("postgres") and connection.vendor != "postgresql":
-        _missing("needs PostgreSQL: set DATABASE_URL=postgres://...")
+        service_missing("needs PostgreSQL: set DATABASE_URL=postgres://...")
     if item.get_closest_marker("e2e") and not os.path.exists(CHROMIUM):
-        _missing(f"needs Debian's chromium at {CHROMIUM}: apt-get install chromium")
+        service_missing(f"needs Debian's chromium at {CHROMIUM}: apt-get install chromium")
     if item.get_closest_marker("redis"):
         if not TEST_REDIS_URL:
-            _missing("needs Redis: set REDIS_URL=redis://...")
+            service_missing("needs Redis: set REDIS_URL=redis://...")
         import redis
 
         try:
             redis.Redis.from_url(TEST_REDIS_URL, socket_connect_timeout=2).ping()
         except redis.RedisError as exc:
-            _missing(f"Redis at {TEST_REDIS_URL} does not answer: {exc}")
+            service_missing(f"Redis at {TEST_REDIS_URL} does not answer: {exc}")
 
 
 @pytest.fixture(autouse=True)

@@ -17,6 +17,7 @@ from django.db import connection
 from kombu import pools as kombu_pools
 
 from casino.celery import app as celery_app
+from tests.conftest import service_missing
 
 
 def stop_group(process: subprocess.Popen, *, grace: float = 5) -> None:
@@ -47,7 +48,7 @@ def start_redis_server(port: int, directory: Path) -> subprocess.Popen:
     in a process group of its own, returned once it answers: for the test to kill."""
     binary = shutil.which("redis-server")
     if binary is None:
-        pytest.skip("needs redis-server (apt-get install redis-server)")
+        service_missing("needs redis-server (apt-get install redis-server)")
     if port_answers(port):
         pytest.fail(f"port {port} is taken: this test starts its own redis-server there")
     process = subprocess.Popen(
